@@ -1,0 +1,69 @@
+// parascope-cli VERB [options] INPUT... — see `parascope-cli help`.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/cli_args.h"
+#include "cli/verbs.h"
+#include "sim/knobs.h"
+#include "trace/core/error.h"
+
+namespace {
+
+struct VerbEntry {
+  const char* name;
+  const char* summary;
+  int (*run)(const parascope::cli::VerbArgs&);
+};
+
+constexpr VerbEntry kVerbs[] = {
+    {"info", "ranks, devices, streams, event counts and time span of a trace", parascope::cli::run_info},
+};
+
+void usage(FILE* out) {
+  std::fprintf(out,
+               "usage: parascope-cli VERB [options] INPUT...\n"
+               "  INPUT: trace files (Kineto/Chrome .json[.gz], .pstrace, Nsight .sqlite) or directories of them\n\n"
+               "verbs:\n");
+  for (const auto& v : kVerbs) std::fprintf(out, "  %-10s %s\n", v.name, v.summary);
+  std::fprintf(out, "\n`parascope-cli VERB --help` describes a verb's options.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
+      std::strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::printf("parascope-cli 0.1.0\n");
+    return 0;
+  }
+  const std::string verb = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  for (const auto& v : kVerbs) {
+    if (verb != v.name) continue;
+    try {
+      return v.run(args);
+    } catch (const parascope::InputError& e) {
+      std::fprintf(stderr, "parascope-cli %s: %s\n", v.name, e.what());
+      return 1;
+    } catch (const parascope::cli::UsageError& e) {
+      std::fprintf(stderr, "parascope-cli %s: %s (see `parascope-cli %s --help`)\n", v.name, e.what(), v.name);
+      return 2;
+    } catch (const parascope::sim::KnobError& e) {
+      std::fprintf(stderr, "parascope-cli %s: %s\n", v.name, e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "parascope-cli %s: error: %s\n", v.name, e.what());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "parascope-cli: unknown verb '%s'\n\n", verb.c_str());
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,15 @@
+// The CLI's verbs. Each lives in its own verb_<name>.cpp and is listed once in main.cpp's table.
+// A verb returns the process exit code; it throws InputError for bad input (main prints it as one
+// line, exit 1) and UsageError for bad arguments (exit 2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace parascope::cli {
+
+using VerbArgs = std::vector<std::string>;
+
+int run_info(const VerbArgs& args);
+
+}  // namespace parascope::cli

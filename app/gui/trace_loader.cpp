@@ -1,0 +1,87 @@
+#include "gui/trace_loader.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "trace/io/chrome_json_parser.h"
+#include "trace/io/load_trace.h"
+
+namespace parascope::gui {
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<std::shared_ptr<const parascope::Trace>>("std::shared_ptr<const parascope::Trace>");
+  poll_.setInterval(100);
+  connect(&poll_, &QTimer::timeout, this, [this] {
+    if (!shared_) return;
+    QString file;
+    {
+      std::lock_guard lock(shared_->mutex);
+      file = QString::fromStdString(shared_->file);
+    }
+    emit progress(job_, file, shared_->fraction.load());
+  });
+}
+
+TraceLoader::~TraceLoader() {
+  cancel();
+  wait();
+}
+
+int TraceLoader::load(const QStringList& inputs) {
+  cancel();
+  const int job = ++job_;
+  auto shared = std::make_shared<Shared>();
+  shared_ = shared;
+  std::vector<std::string> paths;
+  for (const QString& s : inputs) paths.push_back(s.toStdString());
+  auto* watcher = new QFutureWatcher<LoadResult>(this);
+  watcher_ = watcher;
+  connect(watcher, &QFutureWatcher<LoadResult>::finished, this,
+          [this, job, watcher, inputs] { finished(job, watcher, inputs); });
+  watcher->setFuture(QtConcurrent::run([shared, paths]() -> LoadResult {
+    LoadResult r;
+    try {
+      LoadOptions o;
+      o.cancel = &shared->cancel;
+      o.progress = [&](const std::string& file, uint64_t done, uint64_t total) {
+        {
+          std::lock_guard lock(shared->mutex);
+          shared->file = file;
+        }
+        shared->fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+      };
+      r.trace = std::make_shared<const Trace>(load_trace(paths, o));
+    } catch (const OperationCancelled&) {
+      r.cancelled = true;
+    } catch (const std::exception& e) {
+      r.error = QString::fromStdString(e.what());
+    }
+    return r;
+  }));
+  poll_.start();
+  return job;
+}
+
+void TraceLoader::finished(int job, QFutureWatcher<LoadResult>* watcher, QStringList inputs) {
+  const LoadResult r = watcher->result();
+  watcher->deleteLater();
+  if (watcher == watcher_) {
+    watcher_ = nullptr;
+    poll_.stop();
+  }
+  if (job != job_ || r.cancelled) {
+    emit cancelled(job);
+    return;
+  }
+  if (r.trace) emit loaded(job, r.trace, inputs);
+  else emit failed(job, r.error, inputs);
+}
+
+void TraceLoader::cancel() {
+  if (shared_) shared_->cancel = true;
+}
+
+void TraceLoader::wait() {
+  if (watcher_) watcher_->waitForFinished();
+}
+
+}  // namespace parascope::gui

@@ -1,0 +1,57 @@
+// TraceLoader: loads traces on a worker thread (the GUI thread never parses a file), with
+// progress and Cancel. Each load is a job with an id; a new load cancels the previous one and
+// results of a superseded job are dropped. Progress is polled from shared atomics by a GUI-thread
+// timer and results arrive through QFutureWatcher, so no signal is emitted from the worker.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "trace/core/trace.h"
+
+namespace parascope::gui {
+
+struct LoadResult {
+  std::shared_ptr<const Trace> trace;
+  QString error;
+  bool cancelled = false;
+};
+
+class TraceLoader : public QObject {
+  Q_OBJECT
+ public:
+  explicit TraceLoader(QObject* parent = nullptr);
+  ~TraceLoader() override;
+  int load(const QStringList& inputs);
+  void cancel();
+  bool busy() const { return watcher_ && watcher_->isRunning(); }
+  // Blocks until the current job ends (tests, shutdown).
+  void wait();
+
+ signals:
+  void progress(int job, QString file, double fraction);
+  void loaded(int job, std::shared_ptr<const parascope::Trace> trace, QStringList inputs);
+  void failed(int job, QString message, QStringList inputs);
+  void cancelled(int job);
+
+ private:
+  struct Shared {
+    std::atomic<bool> cancel{false};
+    std::atomic<double> fraction{0.0};
+    std::mutex mutex;
+    std::string file;
+  };
+  void finished(int job, QFutureWatcher<LoadResult>* watcher, QStringList inputs);
+  int job_ = 0;
+  std::shared_ptr<Shared> shared_;
+  QFutureWatcher<LoadResult>* watcher_ = nullptr;
+  QTimer poll_;
+};
+
+}  // namespace parascope::gui

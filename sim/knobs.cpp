@@ -1,0 +1,255 @@
+#include "sim/knobs.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace parascope::sim {
+
+std::string_view to_string(KnobType t) {
+  switch (t) {
+    case KnobType::kInt: return "int";
+    case KnobType::kDouble: return "double";
+    case KnobType::kBool: return "bool";
+    case KnobType::kEnum: return "enum";
+    case KnobType::kBytes: return "bytes";
+  }
+  return "?";
+}
+
+bool parse_bytes(std::string_view t, int64_t& out) {
+  double v = 0;
+  size_t i = 0;
+  while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.')) ++i;
+  if (i == 0) return false;
+  auto r = std::from_chars(t.data(), t.data() + i, v);
+  if (r.ec != std::errc() || r.ptr != t.data() + i) return false;
+  std::string_view unit = t.substr(i);
+  double mult = 1;
+  if (unit.empty() || unit == "B") mult = 1;
+  else if (unit == "KiB" || unit == "Ki" || unit == "k" || unit == "K") mult = 1024.0;
+  else if (unit == "MiB" || unit == "Mi" || unit == "M" || unit == "m") mult = 1024.0 * 1024;
+  else if (unit == "GiB" || unit == "Gi" || unit == "G" || unit == "g") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "TiB" || unit == "Ti" || unit == "T") mult = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "KB" || unit == "kB") mult = 1e3;
+  else if (unit == "MB") mult = 1e6;
+  else if (unit == "GB") mult = 1e9;
+  else if (unit == "TB") mult = 1e12;
+  else return false;
+  const double b = v * mult;
+  if (!(b >= 0) || b > 9.0e18 || b != std::floor(b)) return false;
+  out = static_cast<int64_t>(b);
+  return true;
+}
+
+std::string format_bytes(int64_t b) {
+  static constexpr const char* kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+  static constexpr int kShift[] = {40, 30, 20, 10};
+  for (int i = 0; i < 4; ++i) {
+    const int64_t u = int64_t{1} << kShift[i];
+    if (b >= u && b % u == 0) return std::to_string(b / u) + kUnits[i];
+  }
+  return std::to_string(b);
+}
+
+void KnobRegistry::add(KnobSpec spec) {
+  if (find(spec.name)) throw std::logic_error("knob registered twice: " + spec.name);
+  specs_.push_back(std::move(spec));
+  // validate the default through the same path as user input
+  (void)parse(specs_.back().name, format(specs_.back(), specs_.back().default_value));
+}
+
+const KnobSpec* KnobRegistry::find(std::string_view name) const {
+  for (const auto& s : specs_)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+namespace {
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t prev = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t cur = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      prev = cur;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string range_text(const KnobSpec& s) {
+  auto num = [&](double v) {
+    if (s.type == KnobType::kBytes) return format_bytes(static_cast<int64_t>(v));
+    if (s.type == KnobType::kInt) return std::to_string(static_cast<int64_t>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  return "[" + num(s.min) + ", " + num(s.max) + "]";
+}
+}  // namespace
+
+KnobValue KnobRegistry::parse(std::string_view name, std::string_view text) const {
+  const KnobSpec* s = find(name);
+  if (!s) {
+    std::string best;
+    size_t best_d = 4;
+    for (const auto& k : specs_) {
+      const size_t d = edit_distance(name, k.name);
+      if (d < best_d) {
+        best_d = d;
+        best = k.name;
+      }
+    }
+    throw KnobError("unknown knob '" + std::string(name) + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)") +
+                    "; `parascope-cli knobs` lists them");
+  }
+  const std::string bad = "knob " + s->name + ": '" + std::string(text) + "' is not ";
+  switch (s->type) {
+    case KnobType::kInt: {
+      int64_t v;
+      auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size()) throw KnobError(bad + "an integer");
+      if (v < s->min || v > s->max) throw KnobError(bad + "in range " + range_text(*s));
+      return v;
+    }
+    case KnobType::kBytes: {
+      int64_t v;
+      if (!parse_bytes(text, v)) throw KnobError(bad + "a byte count (e.g. 4096, 64KiB, 1GiB)");
+      if (v < s->min || v > s->max) throw KnobError(bad + "in range " + range_text(*s));
+      return v;
+    }
+    case KnobType::kDouble: {
+      double v;
+      auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v)) throw KnobError(bad + "a number");
+      if (v < s->min || v > s->max) throw KnobError(bad + "in range " + range_text(*s));
+      return v;
+    }
+    case KnobType::kBool:
+      if (text == "true" || text == "1" || text == "on" || text == "yes") return true;
+      if (text == "false" || text == "0" || text == "off" || text == "no") return false;
+      throw KnobError(bad + "true or false");
+    case KnobType::kEnum: {
+      for (const auto& c : s->choices)
+        if (c == text) return c;
+      std::string list;
+      for (const auto& c : s->choices) list += (list.empty() ? "" : ", ") + c;
+      throw KnobError(bad + "one of: " + list);
+    }
+  }
+  throw KnobError(bad + "valid");
+}
+
+std::string KnobRegistry::format(const KnobSpec& s, const KnobValue& v) const {
+  if (const auto* i = std::get_if<int64_t>(&v)) return s.type == KnobType::kBytes ? format_bytes(*i) : std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", *d);
+    return buf;
+  }
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
+namespace {
+KnobRegistry build_registry() {
+  KnobRegistry r;
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  r.add({"gpus", KnobType::kInt, 1, 65536, {}, int64_t{8}, "GPUs", "topology", "number of GPUs taking part"});
+  r.add({"gpus_per_node", KnobType::kInt, 1, 64, {}, int64_t{8}, "GPUs", "topology", "GPUs per node for multi-node topologies"});
+  r.add({"bytes", KnobType::kBytes, 1, 1024 * kGiB, {}, int64_t{1} << 30, "bytes", "collective",
+         "message size of a generated collective (per rank input)"});
+  r.add({"algorithm", KnobType::kEnum, 0, 0, {"ring", "tree", "one_shot", "two_shot", "nvls"}, std::string("ring"), "",
+         "collective", "collective algorithm"});
+  r.add({"mechanism", KnobType::kEnum, 0, 0, {"ce", "tma", "ldst", "multimem"}, std::string("ldst"), "", "mechanism",
+         "how bytes move between GPUs: copy engine, TMA bulk copies, SM loads/stores, NVLS multimem"});
+  r.add({"channels", KnobType::kInt, 1, 128, {}, int64_t{16}, "channels", "collective",
+         "parallel channels (NCCL-style rings), each driven by its own SMs"});
+  r.add({"num_comm_sms", KnobType::kInt, 0, 1024, {}, int64_t{16}, "SMs", "mechanism",
+         "SMs given to communication (taken from compute in fused kernels)"});
+  r.add({"chunk_bytes", KnobType::kBytes, 256, 1024 * kGiB, {}, int64_t{1} << 20, "bytes", "collective",
+         "bytes per message; a collective is split into channels x steps x chunks"});
+  r.add({"window", KnobType::kInt, 1, 1024, {}, int64_t{8}, "messages", "collective", "messages in flight per channel"});
+  r.add({"granularity", KnobType::kEnum, 0, 0, {"chunk", "step"}, std::string("chunk"), "", "collective",
+         "simulate every chunk, or one flow per algorithm step (coarser, faster for big what-ifs)"});
+  r.add({"link_bandwidth_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "topology",
+         "multiply every link's bandwidth"});
+  r.add({"compute_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "schedule", "multiply compute kernel durations"});
+  return r;
+}
+}  // namespace
+
+const KnobRegistry& knob_registry() {
+  static const KnobRegistry registry = build_registry();
+  return registry;
+}
+
+void KnobSettings::set(std::string_view assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw KnobError("expected knob=value, got '" + std::string(assignment) + "'");
+  set(assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+void KnobSettings::set(std::string_view name, std::string_view value_text) {
+  values_[std::string(name)] = registry_->parse(name, value_text);
+}
+
+const KnobValue& KnobSettings::value(std::string_view name, KnobType expect) const {
+  const KnobSpec* s = registry_->find(name);
+  if (!s) throw std::logic_error("no knob named " + std::string(name));
+  const bool numeric_ok = (expect == KnobType::kInt || expect == KnobType::kBytes || expect == KnobType::kDouble) &&
+                          (s->type == KnobType::kInt || s->type == KnobType::kBytes || s->type == KnobType::kDouble);
+  if (s->type != expect && !numeric_ok)
+    throw std::logic_error("knob " + s->name + " is " + std::string(to_string(s->type)) + ", read as " +
+                           std::string(to_string(expect)));
+  auto it = values_.find(std::string(name));
+  return it != values_.end() ? it->second : s->default_value;
+}
+
+int64_t KnobSettings::get_int(std::string_view name) const {
+  const KnobValue& v = value(name, KnobType::kInt);
+  if (const auto* d = std::get_if<double>(&v)) return static_cast<int64_t>(*d);
+  return std::get<int64_t>(v);
+}
+double KnobSettings::get_double(std::string_view name) const {
+  const KnobValue& v = value(name, KnobType::kDouble);
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+  return std::get<double>(v);
+}
+bool KnobSettings::get_bool(std::string_view name) const { return std::get<bool>(value(name, KnobType::kBool)); }
+std::string KnobSettings::get_enum(std::string_view name) const { return std::get<std::string>(value(name, KnobType::kEnum)); }
+
+std::string KnobSettings::describe() const {
+  std::string out;
+  for (const auto& [k, v] : values_) {
+    if (!out.empty()) out += ' ';
+    out += k + "=" + registry_->format(*registry_->find(k), v);
+  }
+  return out;
+}
+
+std::pair<std::string, std::vector<KnobValue>> parse_sweep(const KnobRegistry& registry, std::string_view spec) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0) throw KnobError("expected --sweep knob=v1,v2,..., got '" + std::string(spec) + "'");
+  std::string name(spec.substr(0, eq));
+  std::vector<KnobValue> values;
+  std::string_view rest = spec.substr(eq + 1);
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    values.push_back(registry.parse(name, rest.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (values.empty()) throw KnobError("--sweep " + name + ": no values");
+  return {name, values};
+}
+
+}  // namespace parascope::sim

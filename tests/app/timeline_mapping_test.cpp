@@ -1,0 +1,44 @@
+#include <catch2/catch.hpp>
+
+#include "render/timeline_mapping.h"
+
+using namespace parascope;
+using namespace parascope::render;
+
+TEST_CASE("TimelineMapping converts time and pixels both ways", "[app][mapping]") {
+  TimelineMapping m(1'000, 11'000, 1000);  // 10 us over 1000 px: 10 ns per pixel
+  REQUIRE(m.ns_per_px() == 10.0);
+  REQUIRE(m.x_of(1'000) == 0.0);
+  REQUIRE(m.x_of(6'000) == 500.0);
+  REQUIRE(m.time_at(250) == 3'500);
+  SECTION("zoom keeps the time under the cursor in place") {
+    m.zoom(2.0, 250);  // 2x in, anchored at x=250 (t=3500)
+    REQUIRE(m.duration() == 5'000);
+    REQUIRE(m.time_at(250) == 3'500);
+    REQUIRE(m.start() == 2'250);
+  }
+  SECTION("zoom never goes below the minimum visible time") {
+    m.zoom(1e9, 0, 100);
+    REQUIRE(m.duration() == 100);
+  }
+  SECTION("pan moves by whole pixels' worth of time") {
+    m.pan_px(100);  // drag right by 100 px: view moves 1000 ns earlier
+    REQUIRE(m.start() == 0);
+    REQUIRE(m.end() == 10'000);
+  }
+  SECTION("clamp keeps the view inside the trace") {
+    m.pan_px(500);
+    m.clamp_to(0, 50'000);
+    REQUIRE(m.start() == 0);
+    REQUIRE(m.duration() == 10'000);
+  }
+}
+
+TEST_CASE("Ruler ticks use 1-2-5 steps and readable labels", "[app][mapping]") {
+  const TimelineMapping m(0, 3'457'877, 1600);  // 3.46 ms over 1600 px: 2161 ns/px
+  REQUIRE(tick_step(m, 90) == 200'000);          // 90 px ≈ 194 us → 200 us
+  REQUIRE(tick_label(400'000, 0, 200'000) == "400 us");
+  REQUIRE(tick_label(12'500'000, 0, 500'000) == "12.5 ms");
+  REQUIRE(tick_label(1'500, 0, 500) == "1.5 us");
+  REQUIRE(tick_label(250, 0, 50) == "250 ns");
+}

@@ -1,0 +1,114 @@
+#include <catch2/catch.hpp>
+
+#include "trace/core/trace_builder.h"
+
+using namespace parascope;
+
+TEST_CASE("TraceBuilder sorts tracks, nests depths and remaps refs", "[core][builder]") {
+  TraceBuilder b;
+  const uint32_t p = b.add_process(Process{});
+  const uint32_t t = b.track(TrackKey{TrackKind::kCpuThread, p, -1, 42}, "thread 42");
+  REQUIRE(b.track(TrackKey{TrackKind::kCpuThread, p, -1, 42}) == t);  // same key, same track
+  // Added out of order: child (20..30) before parent (10..50), sibling 60..70, grandchild 22..25.
+  const EventRef child = b.add_slice(t, 20, 10, b.intern("child"), SliceRef());
+  const EventRef sibling = b.add_slice(t, 60, 10, b.intern("sibling"), SliceRef());
+  const EventRef parent = b.add_slice(t, 10, 40, b.intern("parent"), SliceRef());
+  const EventRef grand = b.add_slice(t, 22, 3, b.intern("grand"), SliceRef());
+  b.add_flow(child, sibling, FlowKind::kDependency);
+  CollectiveInfo c;
+  c.kernel = grand;
+  b.add_collective(c);
+  const Trace tr = b.finish();
+
+  const auto& s = tr.tracks[t].slices;
+  REQUIRE(s.size() == 4);
+  // sorted by start: parent(10) child(20) grand(22) sibling(60)
+  REQUIRE(tr.str(s.name[0]) == "parent");
+  REQUIRE(tr.str(s.name[1]) == "child");
+  REQUIRE(tr.str(s.name[2]) == "grand");
+  REQUIRE(tr.str(s.name[3]) == "sibling");
+  // depths: parent 0, child 1 (inside 10..50), grand 2 (inside 20..30), sibling 0
+  REQUIRE(s.depth_of(0) == 0);
+  REQUIRE(s.depth_of(1) == 1);
+  REQUIRE(s.depth_of(2) == 2);
+  REQUIRE(s.depth_of(3) == 0);
+  REQUIRE(tr.tracks[t].max_depth == 2);
+  // refs handed out before finish() now point at the sorted rows
+  REQUIRE(tr.flows[0].from == EventRef{t, 1});
+  REQUIRE(tr.flows[0].to == EventRef{t, 3});
+  REQUIRE(tr.collectives[0].kernel == EventRef{t, 2});
+  (void)parent;
+  REQUIRE(tr.time_span() == std::pair<TimeNs, TimeNs>{10, 70});
+}
+
+TEST_CASE("TraceBuilder: equal starts put the longer slice first, negative durations are clamped", "[core][builder]") {
+  TraceBuilder b;
+  const uint32_t p = b.add_process(Process{});
+  const uint32_t t = b.track(TrackKey{TrackKind::kGpuStream, p, 0, 7}, "stream 7");
+  b.add_slice(t, 100, 5, b.intern("short"), SliceRef());
+  b.add_slice(t, 100, 50, b.intern("long"), SliceRef());
+  b.add_slice(t, 200, -3, b.intern("bad"), SliceRef());
+  const Trace tr = b.finish();
+  const auto& s = tr.tracks[t].slices;
+  REQUIRE(tr.str(s.name[0]) == "long");
+  REQUIRE(s.depth_of(1) == 1);  // short nests in long
+  REQUIRE(s.dur[2] == 0);
+  REQUIRE(tr.warnings.size() == 1);
+  REQUIRE(tr.warnings[0] == "1 slices had a negative duration and were clamped to 0");
+}
+
+TEST_CASE("Detail records are typed tables and launch configs are interned", "[core][builder]") {
+  TraceBuilder b;
+  const uint32_t p = b.add_process(Process{});
+  const uint32_t t = b.track(TrackKey{TrackKind::kGpuStream, p, 0, 7}, "stream 7");
+  LaunchConfig lc;
+  lc.grid[0] = 24;
+  lc.block[0] = 544;
+  KernelInfo k;
+  k.launch_config = b.add_launch_config(lc);
+  REQUIRE(b.add_launch_config(lc) == k.launch_config);
+  k.correlation = 240;
+  k.graph_node_id = U64Split(0x1'0000'0005ull);
+  const SliceRef kr = b.add_kernel(k);
+  REQUIRE(kr.kind() == SliceKind::kKernel);
+  REQUIRE(kr.index() == 0);
+  MemcpyInfo m;
+  m.bytes = U64Split(4ull << 30);
+  const SliceRef mr = b.add_memcpy(m);
+  b.add_slice(t, 0, 10, b.intern("k"), kr);
+  b.add_slice(t, 20, 10, b.intern("m"), mr);
+  const Trace tr = b.finish();
+  REQUIRE(tr.kernel(tr.tracks[t].slices.ref[0]).graph_node_id.get() == 0x1'0000'0005ull);
+  REQUIRE(tr.launch_config(tr.kernels[0])->block[0] == 544);
+  REQUIRE(tr.memcpy(tr.tracks[t].slices.ref[1]).bytes.get() == (4ull << 30));
+  REQUIRE(tr.launch_configs.size() == 1);
+}
+
+TEST_CASE("Memory per kernel event stays within 48 bytes (names excluded)", "[core][memory]") {
+  // 24 bytes of columns (start, dur, name, ref) + 20 of KernelInfo + 4 of args = 48
+  REQUIRE(sizeof(TimeNs) * 2 + sizeof(StringId) + sizeof(SliceRef) + sizeof(KernelInfo) + sizeof(uint32_t) <= 48);
+  REQUIRE(sizeof(TimeNs) * 2 + sizeof(StringId) + sizeof(SliceRef) + sizeof(MemcpyInfo) + sizeof(uint32_t) <= 48);
+  TraceBuilder b;
+  const uint32_t p = b.add_process(Process{});
+  const uint32_t t = b.track(TrackKey{TrackKind::kGpuStream, p, 0, 7}, "s");
+  const StringId name = b.intern("gemm");
+  const Arg arg[] = {{b.intern("queued"), ArgValue::of_int(0)}};
+  constexpr int kN = 100000;
+  for (int i = 0; i < kN; ++i) {
+    KernelInfo k;
+    k.correlation = static_cast<uint32_t>(i);
+    b.add_slice(t, i * 10, 5, name, b.add_kernel(k), arg);
+  }
+  Trace tr = b.finish();
+  for (auto& tk : tr.tracks) {  // measure without vector growth slack
+    tk.slices.start.shrink_to_fit();
+    tk.slices.dur.shrink_to_fit();
+    tk.slices.name.shrink_to_fit();
+    tk.slices.ref.shrink_to_fit();
+    tk.slices.args.shrink_to_fit();
+  }
+  tr.kernels.shrink_to_fit();
+  const size_t strings = tr.strings.memory_bytes() + tr.args.memory_bytes();
+  const double per_event = static_cast<double>(tr.memory_bytes() - strings - tr.tracks.capacity() * sizeof(Track)) / kN;
+  REQUIRE(per_event <= 48.0);
+}

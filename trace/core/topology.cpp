@@ -1,0 +1,86 @@
+#include "trace/core/topology.h"
+
+#include <set>
+
+namespace parascope {
+
+std::string_view to_string(Calibration c) { return c == Calibration::kMeasured ? "measured" : "datasheet"; }
+
+std::string_view to_string(NodeKind k) {
+  switch (k) {
+    case NodeKind::kGpu: return "gpu";
+    case NodeKind::kNvSwitch: return "nvswitch";
+    case NodeKind::kPcieSwitch: return "pcie_switch";
+    case NodeKind::kHostBridge: return "host_bridge";
+    case NodeKind::kNic: return "nic";
+    case NodeKind::kNetworkSwitch: return "network_switch";
+  }
+  return "?";
+}
+
+std::string_view to_string(Medium m) {
+  switch (m) {
+    case Medium::kNvLink: return "nvlink";
+    case Medium::kPcie: return "pcie";
+    case Medium::kInfiniBand: return "infiniband";
+    case Medium::kEthernet: return "ethernet";
+    case Medium::kHostLink: return "host";
+    case Medium::kInternal: return "internal";
+  }
+  return "?";
+}
+
+size_t Topology::gpu_count() const {
+  size_t n = 0;
+  for (const auto& node : nodes) n += node.kind == NodeKind::kGpu;
+  return n;
+}
+
+int32_t Topology::gpu_node(int32_t gpu_index) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].kind == NodeKind::kGpu && nodes[i].gpu_index == gpu_index) return static_cast<int32_t>(i);
+  return -1;
+}
+
+int32_t Topology::find_node(std::string_view node_name) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == node_name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+std::vector<std::string> Topology::validate() const {
+  std::vector<std::string> problems;
+  std::set<std::string> names;
+  std::set<int32_t> gpu_indexes;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const TopoNode& n = nodes[i];
+    const std::string where = "nodes[" + std::to_string(i) + "]";
+    if (n.name.empty()) problems.push_back(where + ".name: empty");
+    else if (!names.insert(n.name).second) problems.push_back(where + ".name: duplicate '" + n.name + "'");
+    if (n.kind == NodeKind::kGpu) {
+      if (!n.gpu) problems.push_back(where + ".gpu: a GPU node needs its GPU spec");
+      else if (n.gpu->sm_count == 0) problems.push_back(where + ".gpu.sm_count: must be > 0");
+      if (n.gpu_index < 0) problems.push_back(where + ".gpu_index: must be >= 0");
+      else if (!gpu_indexes.insert(n.gpu_index).second)
+        problems.push_back(where + ".gpu_index: duplicate " + std::to_string(n.gpu_index));
+    }
+  }
+  for (int32_t expect = 0; auto g : gpu_indexes) {
+    if (g != expect) {
+      problems.push_back("gpu_index values must be 0.." + std::to_string(gpu_indexes.size() - 1) + " without gaps");
+      break;
+    }
+    ++expect;
+  }
+  for (size_t i = 0; i < links.size(); ++i) {
+    const TopoLink& l = links[i];
+    const std::string where = "links[" + std::to_string(i) + "]";
+    if (l.a >= nodes.size() || l.b >= nodes.size()) problems.push_back(where + ": endpoint out of range");
+    else if (l.a == l.b) problems.push_back(where + ": a link needs two different endpoints");
+    if (!(l.bandwidth_bytes_per_s > 0)) problems.push_back(where + ".bandwidth: must be > 0");
+    if (l.latency_ns < 0) problems.push_back(where + ".latency: must be >= 0");
+  }
+  return problems;
+}
+
+}  // namespace parascope

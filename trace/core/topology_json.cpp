@@ -1,0 +1,192 @@
+#include "trace/core/topology_json.h"
+
+namespace parascope {
+
+namespace {
+
+constexpr double kG = 1e9;
+
+template <class E>
+E parse_enum(const JsonField& f, std::initializer_list<std::pair<std::string_view, E>> table) {
+  const std::string& s = f.as_string();
+  std::string allowed;
+  for (const auto& [name, value] : table) {
+    if (s == name) return value;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  f.fail("unknown value \"" + s + "\"; expected one of: " + allowed);
+}
+
+void read_sm_model(const JsonField& f, SmTransferModel& m) {
+  m.per_sm_bytes_per_s = f.get_double("per_sm_GBps", m.per_sm_bytes_per_s / kG) * kG;
+  m.cap_bytes_per_s = f.get_double("cap_GBps", m.cap_bytes_per_s / kG) * kG;
+  m.setup_ns = f.get_double("setup_ns", m.setup_ns);
+  if (m.per_sm_bytes_per_s < 0 || m.cap_bytes_per_s < 0 || m.setup_ns < 0) f.fail("rates and setup must be >= 0");
+}
+
+void read_gpu(const JsonField& f, GpuSpec& g) {
+  g.model = f.get_string("model", g.model);
+  if (auto v = f.get("sm_count")) {
+    const int64_t n = v->as_int();
+    if (n <= 0 || n > 10000) v->fail("sm_count must be between 1 and 10000");
+    g.sm_count = static_cast<uint32_t>(n);
+  }
+  g.hbm_bytes_per_s = f.get_double("hbm_GBps", g.hbm_bytes_per_s / kG) * kG;
+  g.bf16_flops = f.get_double("bf16_TFLOPs", g.bf16_flops / 1e12) * 1e12;
+  g.fp32_flops = f.get_double("fp32_TFLOPs", g.fp32_flops / 1e12) * 1e12;
+  g.memory_bytes = static_cast<uint64_t>(f.get_double("memory_GiB", static_cast<double>(g.memory_bytes) / 1073741824.0) * 1073741824.0);
+  g.comm_interference = f.get_double("comm_interference", g.comm_interference);
+  if (auto ce = f.get("copy_engine")) {
+    g.copy_engine.count = static_cast<uint32_t>(ce->get_int("count", g.copy_engine.count));
+    g.copy_engine.setup_ns = ce->get_double("setup_ns", g.copy_engine.setup_ns);
+    g.copy_engine.rate_bytes_per_s = ce->get_double("rate_GBps", g.copy_engine.rate_bytes_per_s / kG) * kG;
+  }
+  if (auto m = f.get("tma")) read_sm_model(*m, g.tma);
+  if (auto m = f.get("ldst")) read_sm_model(*m, g.ldst);
+  if (auto m = f.get("multimem")) read_sm_model(*m, g.multimem);
+}
+
+JsonValue sm_model_json(const SmTransferModel& m) {
+  return JsonValue::object({{"per_sm_GBps", JsonValue::number(m.per_sm_bytes_per_s / kG)},
+                            {"cap_GBps", JsonValue::number(m.cap_bytes_per_s / kG)},
+                            {"setup_ns", JsonValue::number(m.setup_ns)}});
+}
+
+JsonValue gpu_json(const GpuSpec& g) {
+  return JsonValue::object({
+      {"model", JsonValue::string(g.model)},
+      {"sm_count", JsonValue::number(static_cast<int64_t>(g.sm_count))},
+      {"hbm_GBps", JsonValue::number(g.hbm_bytes_per_s / kG)},
+      {"bf16_TFLOPs", JsonValue::number(g.bf16_flops / 1e12)},
+      {"fp32_TFLOPs", JsonValue::number(g.fp32_flops / 1e12)},
+      {"memory_GiB", JsonValue::number(static_cast<double>(g.memory_bytes) / 1073741824.0)},
+      {"comm_interference", JsonValue::number(g.comm_interference)},
+      {"copy_engine", JsonValue::object({{"count", JsonValue::number(static_cast<int64_t>(g.copy_engine.count))},
+                                         {"setup_ns", JsonValue::number(g.copy_engine.setup_ns)},
+                                         {"rate_GBps", JsonValue::number(g.copy_engine.rate_bytes_per_s / kG)}})},
+      {"tma", sm_model_json(g.tma)},
+      {"ldst", sm_model_json(g.ldst)},
+      {"multimem", sm_model_json(g.multimem)},
+  });
+}
+
+}  // namespace
+
+Topology topology_from_json(const JsonValue& doc, const std::string& file) {
+  JsonField root(doc, file);
+  root.expect(JsonValue::Type::kObject);
+  if (auto v = root.get("schema_version"); v && v->as_int() > kTopologySchemaVersion)
+    v->fail("schema_version " + std::to_string(v->as_int()) + " is newer than this build reads (" +
+            std::to_string(kTopologySchemaVersion) + ")");
+  Topology t;
+  t.name = root.at("name").as_string();
+  t.description = root.get_string("description", "");
+  t.calibration = parse_enum<Calibration>(root.at("calibration"),
+                                          {{"measured", Calibration::kMeasured}, {"datasheet", Calibration::kDatasheet}});
+  t.calibration_source = root.get_string("calibration_source", "");
+  GpuSpec defaults;
+  if (auto d = root.get("gpu_defaults")) read_gpu(*d, defaults);
+
+  const JsonField nodes = root.at("nodes");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const JsonField n = nodes.at(i);
+    TopoNode node;
+    node.name = n.at("name").as_string();
+    node.kind = parse_enum<NodeKind>(n.at("kind"), {{"gpu", NodeKind::kGpu},
+                                                    {"nvswitch", NodeKind::kNvSwitch},
+                                                    {"pcie_switch", NodeKind::kPcieSwitch},
+                                                    {"host_bridge", NodeKind::kHostBridge},
+                                                    {"nic", NodeKind::kNic},
+                                                    {"network_switch", NodeKind::kNetworkSwitch}});
+    node.host = static_cast<int32_t>(n.get_int("host", 0));
+    if (node.kind == NodeKind::kGpu) {
+      node.gpu_index = static_cast<int32_t>(n.at("gpu_index").as_int());
+      GpuSpec g = defaults;
+      if (auto gf = n.get("gpu")) read_gpu(*gf, g);
+      if (g.sm_count == 0) n.fail("GPU node has no sm_count (set it in the node's gpu or in gpu_defaults)");
+      node.gpu = g;
+    }
+    if (node.kind == NodeKind::kNvSwitch || node.kind == NodeKind::kPcieSwitch || node.kind == NodeKind::kNetworkSwitch) {
+      SwitchSpec s;
+      if (auto sf = n.get("switch")) {
+        s.multicast = sf->get_bool("multicast", false);
+        s.in_switch_reduction = sf->get_bool("in_switch_reduction", false);
+        s.crossbar_bytes_per_s = sf->get_double("crossbar_GBps", 0) * kG;
+      }
+      node.sw = s;
+    }
+    if (node.kind == NodeKind::kNic) node.nic_bytes_per_s = n.at("line_rate_GBps").as_double() * kG;
+    t.nodes.push_back(std::move(node));
+  }
+
+  const JsonField links = root.at("links");
+  for (size_t i = 0; i < links.size(); ++i) {
+    const JsonField l = links.at(i);
+    TopoLink link;
+    auto endpoint = [&](std::string_view key) -> uint32_t {
+      const JsonField e = l.at(key);
+      const int32_t idx = t.find_node(e.as_string());
+      if (idx < 0) e.fail("no node named \"" + e.as_string() + "\"");
+      return static_cast<uint32_t>(idx);
+    };
+    link.a = endpoint("a");
+    link.b = endpoint("b");
+    link.medium = parse_enum<Medium>(l.at("medium"), {{"nvlink", Medium::kNvLink},
+                                                      {"pcie", Medium::kPcie},
+                                                      {"infiniband", Medium::kInfiniBand},
+                                                      {"ethernet", Medium::kEthernet},
+                                                      {"host", Medium::kHostLink},
+                                                      {"internal", Medium::kInternal}});
+    link.lanes = static_cast<uint32_t>(l.get_int("lanes", 1));
+    const JsonField bw = l.at("bandwidth_GBps");
+    link.bandwidth_bytes_per_s = bw.as_double() * kG;
+    if (!(link.bandwidth_bytes_per_s > 0)) bw.fail("bandwidth must be > 0");
+    link.latency_ns = l.get_double("latency_ns", 0);
+    if (link.latency_ns < 0) l.at("latency_ns").fail("latency must be >= 0");
+    link.name = l.get_string("name", "");
+    t.links.push_back(std::move(link));
+  }
+  if (auto problems = t.validate(); !problems.empty()) root.fail("invalid topology: " + problems.front());
+  return t;
+}
+
+Topology load_topology_file(const std::string& path) { return topology_from_json(load_json_file(path), path); }
+
+JsonValue topology_to_json(const Topology& t) {
+  JsonValue nodes = JsonValue::array();
+  for (const TopoNode& n : t.nodes) {
+    JsonValue node = JsonValue::object({{"name", JsonValue::string(n.name)},
+                                        {"kind", JsonValue::string(std::string(to_string(n.kind)))},
+                                        {"host", JsonValue::number(static_cast<int64_t>(n.host))}});
+    if (n.kind == NodeKind::kGpu) {
+      node.set("gpu_index", JsonValue::number(static_cast<int64_t>(n.gpu_index)));
+      if (n.gpu) node.set("gpu", gpu_json(*n.gpu));
+    }
+    if (n.sw)
+      node.set("switch", JsonValue::object({{"multicast", JsonValue::boolean(n.sw->multicast)},
+                                            {"in_switch_reduction", JsonValue::boolean(n.sw->in_switch_reduction)},
+                                            {"crossbar_GBps", JsonValue::number(n.sw->crossbar_bytes_per_s / kG)}}));
+    if (n.kind == NodeKind::kNic) node.set("line_rate_GBps", JsonValue::number(n.nic_bytes_per_s / kG));
+    nodes.push(std::move(node));
+  }
+  JsonValue links = JsonValue::array();
+  for (const TopoLink& l : t.links) {
+    JsonValue link = JsonValue::object({{"a", JsonValue::string(t.nodes[l.a].name)},
+                                        {"b", JsonValue::string(t.nodes[l.b].name)},
+                                        {"medium", JsonValue::string(std::string(to_string(l.medium)))},
+                                        {"lanes", JsonValue::number(static_cast<int64_t>(l.lanes))},
+                                        {"bandwidth_GBps", JsonValue::number(l.bandwidth_bytes_per_s / kG)},
+                                        {"latency_ns", JsonValue::number(l.latency_ns)}});
+    if (!l.name.empty()) link.set("name", JsonValue::string(l.name));
+    links.push(std::move(link));
+  }
+  return JsonValue::object({{"schema_version", JsonValue::number(static_cast<int64_t>(kTopologySchemaVersion))},
+                            {"name", JsonValue::string(t.name)},
+                            {"description", JsonValue::string(t.description)},
+                            {"calibration", JsonValue::string(std::string(to_string(t.calibration)))},
+                            {"calibration_source", JsonValue::string(t.calibration_source)},
+                            {"nodes", std::move(nodes)},
+                            {"links", std::move(links)}});
+}
+
+}  // namespace parascope

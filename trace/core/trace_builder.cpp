@@ -1,0 +1,229 @@
+#include "trace/core/trace_builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+namespace parascope {
+
+namespace {
+
+template <class T>
+void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
+  if (v.empty()) return;
+  std::vector<T> out;
+  out.reserve(v.size());
+  for (uint32_t i : order) out.push_back(v[i]);
+  v.swap(out);
+}
+
+template <class T>
+SliceRef push_detail(std::vector<T>& table, const T& value, SliceKind kind) {
+  if (table.size() > SliceRef::kMaxIndex)
+    throw std::length_error(std::string("too many ") + std::string(to_string(kind)) +
+                            " records for one trace (limit 268 M)");
+  table.push_back(value);
+  return SliceRef(kind, static_cast<uint32_t>(table.size() - 1));
+}
+
+}  // namespace
+
+size_t TraceBuilder::KeyHash::operator()(const TrackKey& k) const noexcept {
+  uint64_t h = static_cast<uint64_t>(k.kind) * 0x9e3779b97f4a7c15ull;
+  h ^= (static_cast<uint64_t>(k.process) << 1) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+  h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.device)) << 3) + (h << 6) + (h >> 2);
+  h ^= static_cast<uint64_t>(k.id) * 0xff51afd7ed558ccdull + (h << 6) + (h >> 2);
+  return static_cast<size_t>(h);
+}
+
+TraceBuilder::TraceBuilder() : trace_(std::make_unique<Trace>()) {}
+
+uint32_t TraceBuilder::add_process(Process p) {
+  trace_->processes.push_back(std::move(p));
+  return static_cast<uint32_t>(trace_->processes.size() - 1);
+}
+
+uint32_t TraceBuilder::add_device(Device d) {
+  trace_->devices.push_back(std::move(d));
+  return static_cast<uint32_t>(trace_->devices.size() - 1);
+}
+
+uint32_t TraceBuilder::track(const TrackKey& key, std::string_view name) {
+  auto [it, inserted] = track_index_.try_emplace(key, static_cast<uint32_t>(trace_->tracks.size()));
+  if (inserted) {
+    Track t;
+    t.key = key;
+    t.name = intern(name);
+    trace_->tracks.push_back(std::move(t));
+  }
+  return it->second;
+}
+
+void TraceBuilder::set_track_name(uint32_t track, std::string_view name) {
+  trace_->tracks[track].name = intern(name);
+}
+
+uint32_t TraceBuilder::add_link(const Link& link) {
+  auto& links = trace_->links;
+  for (size_t i = 0; i < links.size(); ++i)
+    if (links[i] == link) return static_cast<uint32_t>(i);
+  links.push_back(link);
+  return static_cast<uint32_t>(links.size() - 1);
+}
+
+uint32_t TraceBuilder::add_launch_config(const LaunchConfig& c) {
+  uint64_t h = 0;
+  const auto* words = reinterpret_cast<const uint32_t*>(&c);
+  for (size_t i = 0; i < sizeof(LaunchConfig) / 4; ++i) h = h * 1000003ull + words[i];
+  auto& bucket = config_index_[h];
+  for (uint32_t idx : bucket)
+    if (trace_->launch_configs[idx] == c) return idx;
+  trace_->launch_configs.push_back(c);
+  const auto idx = static_cast<uint32_t>(trace_->launch_configs.size() - 1);
+  bucket.push_back(idx);
+  return idx;
+}
+
+SliceRef TraceBuilder::add_kernel(const KernelInfo& k) { return push_detail(trace_->kernels, k, SliceKind::kKernel); }
+SliceRef TraceBuilder::add_memcpy(const MemcpyInfo& m) { return push_detail(trace_->memcpys, m, SliceKind::kMemcpy); }
+SliceRef TraceBuilder::add_memset(const MemsetInfo& m) { return push_detail(trace_->memsets, m, SliceKind::kMemset); }
+SliceRef TraceBuilder::add_sync(const SyncInfo& s) { return push_detail(trace_->syncs, s, SliceKind::kSync); }
+SliceRef TraceBuilder::add_nvtx(const NvtxInfo& n) { return push_detail(trace_->nvtx, n, SliceKind::kNvtxRange); }
+SliceRef TraceBuilder::add_cpu_op(const CpuOpInfo& c) { return push_detail(trace_->cpu_ops, c, SliceKind::kCpuOp); }
+SliceRef TraceBuilder::add_api_call(const ApiInfo& a) { return push_detail(trace_->api_calls, a, SliceKind::kRuntimeApi); }
+SliceRef TraceBuilder::add_sm_span(const SmSpanInfo& s) { return push_detail(trace_->sm_spans, s, SliceKind::kSmSpan); }
+
+EventRef TraceBuilder::add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
+                                 std::span<const Arg> args) {
+  Track& t = trace_->tracks.at(track);
+  SliceColumns& s = t.slices;
+  if (dur < 0) {
+    ++negative_durations_;
+    dur = 0;
+  }
+  if (s.size() >= std::numeric_limits<uint32_t>::max() - 1)
+    throw std::length_error("too many slices on one track (limit 4 G)");
+  const auto index = static_cast<uint32_t>(s.size());
+  s.start.push_back(start);
+  s.dur.push_back(dur);
+  s.name.push_back(name);
+  s.ref.push_back(ref);
+  if (!args.empty() || !s.args.empty()) {
+    if (s.args.empty()) s.args.assign(index, kNone32);
+    s.args.push_back(trace_->args.add(args));
+  }
+  return EventRef{track, index};
+}
+
+void TraceBuilder::add_counter_sample(uint32_t track, TimeNs t, double value) {
+  auto& c = trace_->tracks.at(track).counter;
+  c.time.push_back(t);
+  c.value.push_back(value);
+}
+
+void TraceBuilder::add_flow(EventRef from, EventRef to, FlowKind kind) {
+  Flow f;
+  f.from = from;
+  f.to = to;
+  f.kind = kind;
+  trace_->flows.push_back(f);
+}
+
+uint32_t TraceBuilder::add_collective(const CollectiveInfo& c) {
+  trace_->collectives.push_back(c);
+  return static_cast<uint32_t>(trace_->collectives.size() - 1);
+}
+
+void TraceBuilder::warn(std::string message) { trace_->warnings.push_back(std::move(message)); }
+
+Trace TraceBuilder::finish() {
+  Trace& tr = *trace_;
+  // Per track: sorted order and the inverse map old row -> new row.
+  std::vector<std::vector<uint32_t>> new_index(tr.tracks.size());
+  for (size_t ti = 0; ti < tr.tracks.size(); ++ti) {
+    Track& t = tr.tracks[ti];
+    SliceColumns& s = t.slices;
+    const size_t n = s.size();
+    if (s.args.size() != 0 && s.args.size() < n) s.args.resize(n, kNone32);
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; ++i)
+      sorted = s.start[i - 1] < s.start[i] || (s.start[i - 1] == s.start[i] && s.dur[i - 1] >= s.dur[i]);
+    if (!sorted) {
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
+        return s.dur[a] > s.dur[b];
+      });
+      permute(s.start, order);
+      permute(s.dur, order);
+      permute(s.name, order);
+      permute(s.ref, order);
+      permute(s.args, order);
+      auto& inv = new_index[ti];
+      inv.resize(n);
+      for (uint32_t i = 0; i < n; ++i) inv[order[i]] = i;
+    }
+    // Depths: a stack of open ends; a slice nests under every open slice that ends after it starts.
+    std::vector<TimeNs> open;
+    std::vector<uint8_t> depth(n, 0);
+    bool any = false;
+    size_t too_deep = 0;
+    for (size_t i = 0; i < n; ++i) {
+      while (!open.empty() && open.back() <= s.start[i]) open.pop_back();
+      if (open.size() > 255) {
+        ++too_deep;
+        depth[i] = 255;
+      } else {
+        depth[i] = static_cast<uint8_t>(open.size());
+      }
+      any |= depth[i] != 0;
+      // a child reaching past its parent's end is clamped to it, keeping the stack's ends non-increasing
+      const TimeNs end = s.start[i] + s.dur[i];
+      open.push_back(open.empty() ? end : std::min(open.back(), end));
+    }
+    if (any) {
+      t.max_depth = *std::max_element(depth.begin(), depth.end());
+      s.depth.swap(depth);
+    } else {
+      s.depth.clear();
+      t.max_depth = 0;
+    }
+    if (too_deep) warn("track nests deeper than 255 levels; " + std::to_string(too_deep) + " slices drawn at level 255");
+    // Counters: sort by time, keeping the last of equal timestamps last.
+    auto& c = t.counter;
+    if (!std::is_sorted(c.time.begin(), c.time.end())) {
+      std::vector<uint32_t> order(c.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.time[a] < c.time[b]; });
+      permute(c.time, order);
+      permute(c.value, order);
+    }
+  }
+  auto remap = [&](EventRef& r) {
+    if (!r.valid() || r.track >= new_index.size()) return;
+    const auto& inv = new_index[r.track];
+    if (!inv.empty() && r.index < inv.size()) r.index = inv[r.index];
+  };
+  for (Flow& f : tr.flows) {
+    remap(f.from);
+    remap(f.to);
+  }
+  for (CollectiveInfo& c : tr.collectives) {
+    remap(c.kernel);
+    remap(c.cpu_op);
+  }
+  for (SmSpanInfo& s : tr.sm_spans) remap(s.kernel);
+  if (negative_durations_)
+    warn(std::to_string(negative_durations_) + " slices had a negative duration and were clamped to 0");
+
+  Trace out = std::move(tr);
+  trace_ = std::make_unique<Trace>();
+  track_index_.clear();
+  config_index_.clear();
+  negative_durations_ = 0;
+  return out;
+}
+
+}  // namespace parascope

@@ -1,0 +1,66 @@
+// TraceBuilder: the one way importers, the collector's converter and the simulator make a Trace.
+// Events may be added in any order (real files are unsorted and nested); finish() sorts every
+// track by (start, longer first), computes nesting depths, and rewrites every EventRef handed out
+// by add_slice (flows, collective annotations, SM-span kernel links) to the sorted position.
+// Before finish(), EventRefs are provisional: (track, insertion order).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+
+#include "trace/core/trace.h"
+
+namespace parascope {
+
+class TraceBuilder {
+ public:
+  TraceBuilder();
+
+  StringId intern(std::string_view s) { return trace_->strings.intern(s); }
+  StringTable& strings() { return trace_->strings; }
+  Trace& trace() { return *trace_; }  // direct access for metadata (topology, warnings, sources)
+
+  uint32_t add_process(Process p);
+  uint32_t add_device(Device d);
+  // Finds or creates the track with this key; `name` is used when it is created.
+  uint32_t track(const TrackKey& key, std::string_view name = {});
+  void set_track_name(uint32_t track, std::string_view name);
+  void set_track_parent(uint32_t track, int32_t parent) { trace_->tracks[track].parent = parent; }
+  uint32_t add_link(const Link& link);  // dedups identical links
+
+  uint32_t add_launch_config(const LaunchConfig& c);  // interned
+  SliceRef add_kernel(const KernelInfo& k);
+  SliceRef add_memcpy(const MemcpyInfo& m);
+  SliceRef add_memset(const MemsetInfo& m);
+  SliceRef add_sync(const SyncInfo& s);
+  SliceRef add_nvtx(const NvtxInfo& n);
+  SliceRef add_cpu_op(const CpuOpInfo& c);
+  SliceRef add_api_call(const ApiInfo& a);
+  SliceRef add_sm_span(const SmSpanInfo& s);
+
+  // Appends a slice; dur < 0 is clamped to 0 with a warning count. Returns a provisional ref.
+  EventRef add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
+                     std::span<const Arg> args = {});
+  void add_counter_sample(uint32_t track, TimeNs t, double value);
+  void add_flow(EventRef from, EventRef to, FlowKind kind);
+  uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()
+  void warn(std::string message);
+  size_t negative_durations() const { return negative_durations_; }
+
+  // Sorts, computes depths, remaps refs. The builder is empty afterwards.
+  Trace finish();
+
+ private:
+  std::unique_ptr<Trace> trace_;
+  struct KeyHash {
+    size_t operator()(const TrackKey& k) const noexcept;
+  };
+  std::unordered_map<TrackKey, uint32_t, KeyHash> track_index_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> config_index_;
+  size_t negative_durations_ = 0;
+};
+
+}  // namespace parascope
