@@ -31,7 +31,8 @@ constexpr uint64_t kChildOrderingExplicit = 3;
 constexpr uint64_t kSiblingMergeNone = 2;
 constexpr uint32_t kPdPid = 1, kPdProcessName = 6;
 constexpr uint32_t kThPid = 1, kThTid = 2, kThThreadName = 5;
-constexpr uint32_t kCdUnitName = 6;
+constexpr uint32_t kCdUnit = 3, kCdUnitName = 6;
+constexpr uint64_t kUnitUnspecified = 0;
 
 constexpr uint32_t kTeDebugAnnotations = 4, kTeType = 9, kTeTrackUuid = 11, kTeCategories = 22, kTeName = 23,
                    kTeDoubleCounterValue = 44, kTeFlowIds = 47, kTeTerminatingFlowIds = 48;
@@ -197,7 +198,9 @@ class Writer {
         if (tr.counter_source != CounterSource::kMeasured && name.find("(" + std::string(to_string(tr.counter_source)) + ")") == std::string::npos)
           name += " (" + std::string(to_string(tr.counter_source)) + ")";
         ProtoEncoder cd;
+        // never an empty message: decoders show those as an empty string, not as a descriptor
         if (tr.unit != kEmptyString) cd.string(pf::kCdUnitName, t_.str(tr.unit));
+        else cd.uint(pf::kCdUnit, pf::kUnitUnspecified);
         td.message(pf::kTdCounter, cd);
         ++r_.counter_tracks;
       } else {
