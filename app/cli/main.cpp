@@ -20,6 +20,8 @@ struct VerbEntry {
 
 constexpr VerbEntry kVerbs[] = {
     {"info", "ranks, devices, streams, event counts and time span of a trace", parascope::cli::run_info},
+    {"convert", "write a trace as .json[.gz], .pftrace, .sqlite or .csv (format from -o's extension)", parascope::cli::run_convert},
+    {"stats", "busy/idle, overlap, exposed communication, kernel stats, collectives, link traffic", parascope::cli::run_stats},
 };
 
 void usage(FILE* out) {

@@ -1,0 +1,97 @@
+#include <catch2/catch.hpp>
+
+#include "example_trace.h"
+#include "test_paths.h"
+#include "trace/core/analysis/kernel_stats.h"
+#include "trace/io/load_trace.h"
+
+using namespace parascope;
+
+TEST_CASE("Nearest-rank percentiles", "[analysis][kernel_stats]") {
+  const std::vector<TimeNs> v = {10, 20, 30, 40, 50};
+  CHECK(nearest_rank_percentile(v, 50) == 30);   // ceil(2.5) = 3rd
+  CHECK(nearest_rank_percentile(v, 95) == 50);   // ceil(4.75) = 5th
+  CHECK(nearest_rank_percentile(v, 20) == 10);   // ceil(1.0) = 1st
+  CHECK(nearest_rank_percentile(v, 21) == 20);   // ceil(1.05) = 2nd
+  CHECK(nearest_rank_percentile({}, 50) == 0);
+}
+
+TEST_CASE("Kernel statistics per device and overall on the hand-worked example", "[analysis][kernel_stats]") {
+  const auto ex = test::make_example_trace();
+  const KernelStats ks = kernel_stats(ex.trace);
+  // overall: gemm 100, 100, 10 (total 210); fused_allreduce 150; relu 10..50 (total 150)
+  REQUIRE(ks.overall.rows.size() == 3);
+  CHECK(ks.overall.kernels == 9);
+  CHECK(ks.overall.total_ns == 510);
+  const KernelStat& gemm = ks.overall.rows[0];
+  CHECK(ex.trace.str(gemm.name) == "gemm");
+  CHECK(gemm.count == 3);
+  CHECK(gemm.total_ns == 210);
+  CHECK(gemm.mean_ns == Approx(70.0));
+  CHECK(gemm.p50_ns == 100);  // sorted 10, 100, 100: ceil(1.5) = 2nd
+  CHECK(gemm.p95_ns == 100);
+  CHECK(gemm.min_ns == 10);
+  CHECK(gemm.max_ns == 100);
+  CHECK(gemm.category == Category::kCompute);
+  // ties on total (150) order by name: fused_allreduce before relu
+  CHECK(ex.trace.str(ks.overall.rows[1].name) == "fused_allreduce");
+  CHECK(ks.overall.rows[1].category == Category::kCommunication);
+  CHECK(ex.trace.str(ks.overall.rows[2].name) == "relu");
+  REQUIRE(ks.per_device.size() == 2);
+  // device 1: relu 10,20,30,40,50 → mean 30, p50 30, p95 50; gemm 10
+  const KernelStatsTable& d1 = ks.per_device[1];
+  CHECK(d1.device == 1);
+  REQUIRE(d1.rows.size() == 2);
+  CHECK(ex.trace.str(d1.rows[0].name) == "relu");
+  CHECK(d1.rows[0].count == 5);
+  CHECK(d1.rows[0].mean_ns == Approx(30.0));
+  CHECK(d1.rows[0].p50_ns == 30);
+  CHECK(d1.rows[0].p95_ns == 50);
+  CHECK(d1.rows[1].total_ns == 10);
+  // device 0: gemm 200, fused_allreduce 150
+  CHECK(ks.per_device[0].kernels == 3);
+  CHECK(ks.per_device[0].rows[0].total_ns == 200);
+}
+
+TEST_CASE("Kernel statistics on real 2 x H200 traces", "[analysis][kernel_stats][real]") {
+  // python3 tests/analysis/expected_values.py (nearest-rank percentiles over the kernel durations)
+  SECTION("bundled sample, rank 0: the NCCL all-reduce kernel dominates") {
+    const Trace t = load_trace({test::sample_path("allreduce_matmul_2xh200/rank0.json")});
+    const KernelStats ks = kernel_stats(t);
+    REQUIRE(!ks.per_device[0].rows.empty());
+    const KernelStat& top = ks.per_device[0].rows[0];
+    CHECK(t.str(top.name).rfind("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0) == 0);
+    // durations 241246, 118815, 78688 ns
+    CHECK(top.count == 3);
+    CHECK(top.total_ns == 438749);
+    CHECK(top.p50_ns == 118815);
+    CHECK(top.p95_ns == 241246);
+    CHECK(top.min_ns == 78688);
+    CHECK(top.max_ns == 241246);
+    CHECK(top.category == Category::kCommunication);
+    CHECK(ks.per_device[0].kernels == 21);
+  }
+  SECTION("tensor-parallel capture, both ranks: the big GEMM") {
+    const Trace t = load_trace({test::source_path("resources/captures/h200x2_2026-11-30/tp_overlap_b1")});
+    const KernelStats ks = kernel_stats(t);
+    REQUIRE(ks.per_device.size() == 2);
+    // rank 0: nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT × 8, total 6043126, p50 739355, p95 790618
+    const KernelStat& r0 = ks.per_device[0].rows[0];
+    CHECK(t.str(r0.name) == "nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT");
+    CHECK(r0.count == 8);
+    CHECK(r0.total_ns == 6043126);
+    CHECK(r0.p50_ns == 739355);
+    CHECK(r0.p95_ns == 790618);
+    CHECK(r0.min_ns == 731803);
+    // rank 1 (gzipped file): × 8, total 6253590, p50 771771, p95 818554, min 759579
+    const KernelStat& r1 = ks.per_device[1].rows[0];
+    CHECK(r1.total_ns == 6253590);
+    CHECK(r1.p50_ns == 771771);
+    CHECK(r1.p95_ns == 818554);
+    CHECK(r1.min_ns == 759579);
+    // overall: the 16 launches of both ranks together
+    CHECK(ks.overall.rows[0].count == 16);
+    CHECK(ks.overall.rows[0].total_ns == 6043126 + 6253590);
+    CHECK(ks.overall.kernels == 64);  // 32 kernels per rank
+  }
+}

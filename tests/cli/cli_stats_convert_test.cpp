@@ -1,0 +1,94 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli/run_command.h"
+#include "test_paths.h"
+#include "trace/core/json.h"
+
+using namespace parascope;
+namespace fs = std::filesystem;
+
+namespace {
+std::string cli() { return PARASCOPE_CLI; }
+std::string sample_dir() { return test::sample_path("allreduce_matmul_2xh200"); }
+}  // namespace
+
+TEST_CASE("stats prints aligned tables of the analyses for the sample", "[cli][stats]") {
+  const auto r = test::run_command(cli() + " stats --top 3 " + sample_dir());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Busy/idle per device"));
+  CHECK_THAT(r.out, Catch::Contains("exposed comm"));
+  CHECK_THAT(r.out, Catch::Contains("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+  CHECK_THAT(r.out, Catch::Contains("Cross-rank matching: 3 complete (0 by sequence number, 3 by order), 0 incomplete"));
+  CHECK_THAT(r.out, Catch::Contains("rank 0 GPU 0 \xE2\x86\x92 rank 1 GPU 1"));
+  CHECK_THAT(r.out, Catch::Contains("estimated"));
+}
+
+TEST_CASE("stats --json carries schema_version and the analyses' numbers", "[cli][stats]") {
+  const auto r = test::run_command(cli() + " stats --json " + sample_dir());
+  REQUIRE(r.exit_code == 0);
+  const JsonValue doc = parse_json(r.out, "stats --json");
+  REQUIRE(doc.find("schema_version"));
+  CHECK(doc.find("schema_version")->as_int() == 1);
+  const auto& devices = doc.find("devices")->items();
+  REQUIRE(devices.size() == 2);
+  // tests/analysis (Python): rank 0 communication 751739 ns, none of it under compute
+  const JsonValue* ov = devices[0].find("overlap");
+  CHECK(ov->find("communication_ns")->as_int() == 751739);
+  CHECK(ov->find("overlap_ns")->as_int() == 0);
+  CHECK(devices[0].find("exposed_communication")->find("exposed_ns")->as_int() == 751739);
+  CHECK(devices[1].find("busy_idle")->find("idle_ns")->as_int() == 1535768);
+  const JsonValue* matching = doc.find("matching");
+  CHECK(matching->find("complete")->as_int() == 3);
+  CHECK(matching->find("incomplete")->as_int() == 0);
+  CHECK(doc.find("links")->find("source")->text() == "estimated");
+  CHECK(doc.find("links")->find("links")->items().size() == 2);
+  CHECK(doc.find("kernels")->find("overall")->find("kernels")->as_int() == 42);
+}
+
+TEST_CASE("convert refuses what it cannot write, before reading anything", "[cli][convert]") {
+  const fs::path dir = test::temp_dir("cli-convert");
+  SECTION("no output") {
+    const auto r = test::run_command(cli() + " convert " + sample_dir());
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("no output given"));
+  }
+  SECTION("native .pstrace is not in this build yet") {
+    const auto r = test::run_command(cli() + " convert " + sample_dir() + " -o " + (dir / "x.pstrace").string());
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(".pstrace is not available in this build yet"));
+    CHECK_FALSE(fs::exists(dir / "x.pstrace"));
+  }
+  SECTION("unknown extension") {
+    const auto r = test::run_command(cli() + " convert " + sample_dir() + " -o " + (dir / "x.txt").string());
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown output format"));
+  }
+  SECTION("bad input is an input error naming the file") {
+    const auto r = test::run_command(cli() + " convert /nonexistent.json -o " + (dir / "x.json").string());
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("/nonexistent.json"));
+    CHECK_FALSE(fs::exists(dir / "x.json"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("convert to JSON writes one file per rank and re-reads with the same counts", "[cli][convert]") {
+  const fs::path dir = test::temp_dir("cli-convert-json");
+  const auto r = test::run_command(cli() + " convert --quiet " + sample_dir() + " -o " + (dir / "out.json").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("out.rank0.json (chrome-json)"));
+  CHECK_THAT(r.out, Catch::Contains("out.rank1.json (chrome-json)"));
+  const auto info = test::run_command(cli() + " info --json " + dir.string());
+  REQUIRE(info.exit_code == 0);
+  const JsonValue doc = parse_json(info.out, "info --json");
+  CHECK(doc.find("slices")->as_int() == 476);
+  for (const JsonValue& p : doc.find("processes")->items()) {
+    const JsonValue& d = p.find("devices")->items().at(0);
+    CHECK(d.find("kernels")->as_int() == 21);
+    CHECK(d.find("memcpys")->as_int() == 3);
+    CHECK(d.find("collectives")->as_int() == 3);
+  }
+  fs::remove_all(dir);
+}

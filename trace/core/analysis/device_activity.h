@@ -1,0 +1,41 @@
+// DeviceActivity: what each GPU was doing over time, as interval sets per category (compute,
+// communication, memory, sync), per device, per stream and per SM lane. The analyses (overlap,
+// exposed communication, busy/idle) are set arithmetic on these. Categories come from
+// SliceClassifier (structured data first, names last; sync is never compute).
+// Device-level sets are built from GPU stream tracks only; SM lanes (probe spans inside kernels)
+// are kept apart so a kernel and its own spans never count twice.
+#pragma once
+
+#include <vector>
+
+#include "trace/core/analysis/intervals.h"
+#include "trace/core/classify.h"
+#include "trace/core/trace.h"
+
+namespace parascope {
+
+struct ActivitySets {
+  IntervalSet compute;
+  IntervalSet communication;
+  IntervalSet memory;  // host/device copies and memsets that are not peer traffic
+  IntervalSet sync;
+};
+
+struct TrackActivity {
+  uint32_t track = 0;
+  int64_t id = 0;  // stream id or SM id (TrackKey::id)
+  ActivitySets sets;
+};
+
+struct DeviceActivity {
+  uint32_t device = 0;
+  ActivitySets sets;                   // union over the device's GPU streams
+  std::vector<TrackActivity> streams;  // sorted by stream id
+  std::vector<TrackActivity> sm_lanes; // sorted by SM id
+  TimeNs first = 0, last = 0;          // span of stream activity; {0, 0} when none
+};
+
+// One entry per trace device, in device order.
+std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClassifier& classify);
+
+}  // namespace parascope

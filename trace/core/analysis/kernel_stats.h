@@ -1,0 +1,42 @@
+// Kernel statistics by kernel name, per device and over the whole trace: count, total, mean, p50,
+// p95, min, max of durations, and the kernel's category (compute or communication).
+// Percentiles are nearest-rank: p(q) is the ceil(q/100 · n)-th smallest duration (1-based), so
+// it is always a duration that occurred. Rows are sorted by total time, largest first, ties by
+// name text, so output is deterministic.
+#pragma once
+
+#include <vector>
+
+#include "trace/core/classify.h"
+#include "trace/core/trace.h"
+
+namespace parascope {
+
+struct KernelStat {
+  StringId name = kEmptyString;
+  Category category = Category::kCompute;
+  int64_t count = 0;
+  TimeNs total_ns = 0;
+  double mean_ns = 0;
+  TimeNs p50_ns = 0, p95_ns = 0, min_ns = 0, max_ns = 0;
+};
+
+struct KernelStatsTable {
+  int32_t device = -1;  // trace device index; -1: the whole trace
+  int64_t kernels = 0;
+  TimeNs total_ns = 0;
+  std::vector<KernelStat> rows;
+};
+
+struct KernelStats {
+  KernelStatsTable overall;
+  std::vector<KernelStatsTable> per_device;  // one per trace device, in device order
+};
+
+// Nearest-rank percentile of sorted values (q in (0, 100]); 0 for an empty list.
+TimeNs nearest_rank_percentile(const std::vector<TimeNs>& sorted, double q);
+
+KernelStats kernel_stats(const Trace& trace, const SliceClassifier& classify);
+KernelStats kernel_stats(const Trace& trace);
+
+}  // namespace parascope
