@@ -20,6 +20,8 @@ struct VerbEntry {
 
 constexpr VerbEntry kVerbs[] = {
     {"info", "ranks, devices, streams, event counts and time span of a trace", parascope::cli::run_info},
+    {"record", "run a program with the CUPTI collector injected: one .pstrace per process + manifest.json",
+     parascope::cli::run_record},
 };
 
 void usage(FILE* out) {

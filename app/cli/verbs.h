@@ -11,5 +11,6 @@ namespace parascope::cli {
 using VerbArgs = std::vector<std::string>;
 
 int run_info(const VerbArgs& args);
+int run_record(const VerbArgs& args);
 
 }  // namespace parascope::cli
