@@ -223,15 +223,22 @@ bool Collector::ensure_writer() {
   return true;
 }
 
+const DriverApi* Collector::driver() {
+  const DriverApi* d = driver_.load();
+  if (!d && (d = load_driver(nullptr))) driver_.store(d);
+  return d;
+}
+
 int Collector::initialize_injection() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!ensure_writer()) return 0;
+  driver();  // libcuda is loaded: it is calling us
   if (!cupti_started_.load() && !blocked_.load() && status_ != "no-cupti") start_cupti();
   return 1;
 }
 
 int Collector::initialize_nvtx(const void* get_export_table) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!ensure_writer()) return 0;
   if (!cupti_started_.load() && !blocked_.load() && status_ != "no-cupti") start_cupti();
   if (!(config_.kinds & kKindNvtx) || !cupti_started_.load()) return 0;  // 0: NVTX calls stay no-ops
@@ -243,7 +250,7 @@ int Collector::initialize_nvtx(const void* get_export_table) {
 }
 
 bool Collector::nccl_plugin_init(int comm_rank, int comm_nranks) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!(config_.kinds & kKindNccl)) return false;
   if (!ensure_writer()) return false;
   if (status_ == "starting") status_ = "nccl-only";  // no CUDA injection: only the plugin records
@@ -274,7 +281,7 @@ bool Collector::start_cupti() {
     warn("CUPTI unavailable, no GPU activity recorded: " + why);
     return false;
   }
-  driver_ = load_driver(nullptr);
+  driver();
   writer_->submit_chunk(ChunkType::kMetadata, encode_metadata({{"cupti_path", cupti_->path},
                                                                {"cupti_source", cupti_->source},
                                                                {"cupti_api_runtime", std::to_string(cupti_->runtime_version)}}));
@@ -295,13 +302,19 @@ bool Collector::start_cupti() {
   } else {
     r = cupti_->cuptiSubscribe(&subscriber_, tramp_callback, nullptr);
   }
-  if (r != CUPTI_SUCCESS) {
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     blocked_ = true;
     status_ = "blocked";
     std::string who = old_name[0] ? std::string(" (\"") + old_name + "\")" : std::string();
     warn("another CUPTI client already holds CUPTI" + who + ": " + cupti_->error(r) +
          ". Nsight Systems/Compute, cuda-gdb or a profiler inside the program (torch.profiler) cannot share CUPTI "
          "with Parascope; this process is NOT traced. Run it without the other tool.");
+    return false;
+  }
+  if (r != CUPTI_SUCCESS) {
+    blocked_ = true;
+    status_ = "cupti-error";
+    warn("cuptiSubscribe failed: " + cupti_->error(r) + " (" + cupti_->path + "); this process is NOT traced");
     return false;
   }
   auto enable_cb = [&](CUpti_CallbackDomain d, CUpti_CallbackId id) {
@@ -488,39 +501,39 @@ void Collector::flush_all(bool forced, std::chrono::milliseconds wait) {
 }
 
 void Collector::record_device_info(int device) {
-  if (!driver_) driver_ = load_driver(nullptr);
-  if (!driver_) return;
+  const DriverApi* drv = driver();
+  if (!drv) return;
   CUdevice dev = 0;
-  if (driver_->cuDeviceGet(&dev, device) != CUDA_SUCCESS) return;
+  if (drv->cuDeviceGet(&dev, device) != CUDA_SUCCESS) return;
   CollectedActivity a;
   a.kind = RecordKind::kDeviceInfo;
   a.device = static_cast<uint32_t>(device);
   char buf[256] = {};
-  if (driver_->cuDeviceGetName(buf, sizeof buf - 1, dev) == CUDA_SUCCESS) a.name = buf;
+  if (drv->cuDeviceGetName(buf, sizeof buf - 1, dev) == CUDA_SUCCESS) a.name = buf;
   char bus[64] = {};
-  if (driver_->cuDeviceGetPCIBusId(bus, sizeof bus - 1, dev) == CUDA_SUCCESS) a.pci_bus_id = bus;
+  if (drv->cuDeviceGetPCIBusId(bus, sizeof bus - 1, dev) == CUDA_SUCCESS) a.pci_bus_id = bus;
   CUuuid uuid{};
-  if (driver_->cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) a.uuid = format_uuid(uuid);
+  if (drv->cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) a.uuid = format_uuid(uuid);
   int v = 0;
-  if (driver_->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) a.sm_count = v;
-  if (driver_->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS)
+  if (drv->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) a.sm_count = v;
+  if (drv->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS)
     a.compute_major = v;
-  if (driver_->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS)
+  if (drv->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS)
     a.compute_minor = v;
   size_t mem = 0;
-  if (driver_->cuDeviceTotalMem(&mem, dev) == CUDA_SUCCESS) a.memory_bytes = mem;
+  if (drv->cuDeviceTotalMem(&mem, dev) == CUDA_SUCCESS) a.memory_bytes = mem;
   add_record(a);
 }
 
 bool Collector::measure_clock(int device, bool final) {
-  if (!driver_) driver_ = load_driver(nullptr);
+  const DriverApi* drv = driver();
   CUcontext ctx = nullptr;
   {
     std::lock_guard lock(pending_mutex_);
     auto it = contexts_.find(device);
     if (it != contexts_.end()) ctx = it->second;
   }
-  if (!driver_ || !ctx) return false;
+  if (!drv || !ctx) return false;
   ClockOffset off;
   std::string error;
   const auto now = [this]() {
@@ -528,7 +541,7 @@ bool Collector::measure_clock(int device, bool final) {
     cupti_->cuptiGetTimestamp(&t);
     return t;
   };
-  if (!measure_clock_offset(*driver_, ctx, now, &off, &error)) {
+  if (!measure_clock_offset(*drv, ctx, now, &off, &error)) {
     warn("clock sync on device " + std::to_string(device) + " failed: " + error);
     return false;
   }
@@ -572,8 +585,9 @@ void Collector::handle_pending() {
           ctx = contexts_.count(d) ? contexts_[d] : nullptr;
         }
         CUcontext previous = nullptr;
-        if (driver_) driver_->cuCtxGetCurrent(&previous);
-        if (driver_ && ctx) driver_->cuCtxSetCurrent(ctx);
+        const DriverApi* drv = driver();
+        if (drv) drv->cuCtxGetCurrent(&previous);
+        if (drv && ctx) drv->cuCtxSetCurrent(ctx);
         std::vector<std::string> metrics;
         for (size_t p = 0; p < config_.nvlink_metrics.size();) {
           size_t c = config_.nvlink_metrics.find(',', p);
@@ -586,7 +600,7 @@ void Collector::handle_pending() {
         std::string error;
         std::vector<std::string> notes;
         const bool ok = sampler_->start(config_.nvlink_sample_us, std::max(1000u, per_period * 4), metrics, &error, &notes);
-        if (driver_ && ctx) driver_->cuCtxSetCurrent(previous);
+        if (drv && ctx) drv->cuCtxSetCurrent(previous);
         for (const auto& n : notes) warn("nvlink sampling: " + n, false);
         if (!ok) {
           warn("nvlink sampling: NOT available on this driver/device: " + error);
@@ -672,7 +686,7 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
 void Collector::at_exit() {
   if (g_forked_child.load() || ::getpid() != pid_) return;
   if (exiting_.exchange(true)) return;
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!writer_ || writer_->finished()) return;
   if (cupti_started_.load()) cupti_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   writer_->finish(final_metadata());
@@ -687,7 +701,7 @@ bool Collector::crash_flush(int sig, int timeout_ms) noexcept {
 }
 
 int Collector::capture(bool on, const char* label) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!cupti_started_.load() && status_ != "nccl-only") return 0;
   if (on == capturing_.load()) return 1;
   if (!on) flush_all(false, std::chrono::milliseconds(0));
@@ -704,7 +718,7 @@ int Collector::capture(bool on, const char* label) {
 }
 
 int Collector::name_rank(int rank, const char* name) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!writer_) return 0;
   rank_override_ = rank;
   rank_name_ = name ? name : "";
@@ -715,6 +729,7 @@ int Collector::name_rank(int rank, const char* name) {
 int Collector::submit_probes(int device, const void* host_buffer, size_t bytes, const char* kernel_name,
                              uint32_t correlation) {
   if (!writer_ || writer_->finished() || !host_buffer || bytes < sizeof(ProbeBufferHeader)) return 0;
+  const DriverApi* drv = driver();
   ProbeBufferHeader h;
   std::memcpy(&h, host_buffer, sizeof h);
   if (h.magic != kProbeMagic) {
@@ -732,6 +747,19 @@ int Collector::submit_probes(int device, const void* host_buffer, size_t bytes, 
   job.chunk.overflow = (h.next > h.capacity ? h.next - h.capacity : 0) + (filled - n);
   job.chunk.records.resize(n);
   std::memcpy(job.chunk.records.data(), static_cast<const char*>(host_buffer) + sizeof h, n * sizeof(ProbeRecord));
+  // The first hand-over per device measures %globaltimer against the CUPTI clock right here, on
+  // the program's thread with its context alive (at exit the context may already be gone).
+  bool measured = false;
+  {
+    std::lock_guard lock(pending_mutex_);
+    measured = clock_offsets_.count(device) != 0;
+    if (!measured && drv) {
+      CUcontext current = nullptr;
+      if (drv->cuCtxGetCurrent(&current) == CUDA_SUCCESS && current && !contexts_.count(device))
+        contexts_.emplace(device, current);
+    }
+  }
+  if (!measured && cupti_started_.load()) measure_clock(device, false);
   {
     std::lock_guard lock(pending_mutex_);
     pending_probes_.push_back(std::move(job));

@@ -71,7 +71,8 @@ class Collector {
   void handle_pending();                // writer thread: device info, sampler start, probes
   void rename_for_rank();
 
-  mutable std::mutex mutex_;
+  // recursive: an entry point may run inside another (NVTX's first call during CUDA's injection)
+  mutable std::recursive_mutex mutex_;
   CollectorConfig config_;
   std::string config_error_;
   std::string host_;
@@ -80,7 +81,8 @@ class Collector {
   std::unique_ptr<CaptureWriter> writer_;
   bool writer_failed_ = false;
   const CuptiApi* cupti_ = nullptr;
-  const DriverApi* driver_ = nullptr;
+  std::atomic<const DriverApi*> driver_{nullptr};  // loaded once libcuda is in the process
+  const DriverApi* driver();
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::string status_ = "starting";     // metadata "status": recording | blocked | no-cupti | nccl-only
   std::atomic<bool> cupti_started_{false}, capturing_{false}, blocked_{false}, exiting_{false};
