@@ -185,13 +185,18 @@ TEST_CASE("abort() and a segfault keep every delivered chunk and close the file"
     CHECK(metadata_value(metadata_in(r), "end_reason") == "SIGABRT");
   }
   SECTION("segfault") {
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer keeps SIGSEGV for itself (allow_user_segv_handler=0): our handler never runs
+    WARN("skipped under AddressSanitizer, which does not let programs handle SIGSEGV");
+    return;
+#endif
     const int status = in_child(path, 60000, [](CaptureWriter& w) {
       w.submit_chunk(ChunkType::kWarnings, warning_payload("before segv"));
       volatile uintptr_t address = 0;
       *reinterpret_cast<volatile int*>(address) = 1;
     });
-    // plain builds die of SIGSEGV; under AddressSanitizer its report (chained after us) exits 1
-    CHECK((WIFSIGNALED(status) ? WTERMSIG(status) == SIGSEGV : WEXITSTATUS(status) != 0));
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGSEGV);  // the default action still ends the process
     ChunkReader r(path);
     CHECK(r.had_index());
     const auto w = warnings_in(r);
