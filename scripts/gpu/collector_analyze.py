@@ -57,6 +57,9 @@ def torch_comparison(work):
                                             "status": md.get("status"), "warnings": s.get("warnings", [])[:8]})
     for f in manifest.get("files", []):
         rank = f.get("rank")
+        if rank is None or rank < 0:
+            res.setdefault("rankless_files", []).append(f.get("path"))  # torchrun's own process, if it touched CUDA
+            continue
         path = os.path.join(work, "torch_rec", f["path"])
         win = load_json(os.path.join(work, "torch_rec_win", f"window_rank{rank}.json"))
         kin = load_json(os.path.join(work, "torch_prof", f"kineto_rank{rank}.json"))
@@ -70,7 +73,7 @@ def torch_comparison(work):
         # NVTX "measure" range as the collector saw it (cross-check of the NVTX path)
         starts = {r["id"]: r for r in mine if r["t"] == "marker" and r["flags"] & 2 and r["name"] == "measure"}
         ends = {r["id"]: r for r in mine if r["t"] == "marker" and r["flags"] & 4}
-        nv = [(s["ts"], ends[i]["ts"]) for i, s in starts.items() if i in ends]
+        nv = [(int(s["ts"]), int(ends[i]["ts"])) for i, s in starts.items() if i in ends]
         entry["nvtx_measure_range"] = bool(nv)
         if nv:
             entry["nvtx_vs_host_clock_ns"] = [nv[0][0] - t0, t1 - nv[0][1]]
@@ -199,7 +202,7 @@ def probes(work):
                 continue
             k = kernels[idx]
             ks, ke = int(k["start"]), int(k["end"])
-            head, tail = s["start"] - ks, ke - s["end"]
+            head, tail = int(s["start"]) - ks, ke - int(s["end"])
             out = max(0, -head) + max(0, -tail)
             inside += out == 0
             worst_out = max(worst_out, out)
