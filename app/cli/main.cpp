@@ -22,6 +22,8 @@ constexpr VerbEntry kVerbs[] = {
     {"info", "ranks, devices, streams, event counts and time span of a trace", parascope::cli::run_info},
     {"convert", "write a trace as .json[.gz], .pftrace, .sqlite or .csv (format from -o's extension)", parascope::cli::run_convert},
     {"stats", "busy/idle, overlap, exposed communication, kernel stats, collectives, link traffic", parascope::cli::run_stats},
+    {"record", "run a program with the CUPTI collector injected: one .pstrace per process + manifest.json",
+     parascope::cli::run_record},
 };
 
 void usage(FILE* out) {

@@ -13,5 +13,6 @@ using VerbArgs = std::vector<std::string>;
 int run_info(const VerbArgs& args);
 int run_convert(const VerbArgs& args);
 int run_stats(const VerbArgs& args);
+int run_record(const VerbArgs& args);
 
 }  // namespace parascope::cli

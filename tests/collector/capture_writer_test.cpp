@@ -1,0 +1,225 @@
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "test_paths.h"
+#include "trace/collector/capture_writer.h"
+#include "trace/collector/chunk_payloads.h"
+#include "trace/collector/crash_guard.h"
+#include "trace/io/chunk_reader.h"
+#include "trace/io/collector_records.h"
+
+using namespace parascope;
+using namespace parascope::collector;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<uint8_t> warning_payload(const std::string& text) { return encode_warnings({text}); }
+
+// Every warning string in the file, in order (the writer's own summary included).
+std::vector<std::string> warnings_in(const ChunkReader& r) {
+  std::vector<std::string> out;
+  for (const auto& c : r.chunks()) {
+    if (c.header.type != static_cast<uint32_t>(ChunkType::kWarnings)) continue;
+    const auto p = r.payload(c);
+    ByteReader br(p.data(), p.size(), r.path(), static_cast<int64_t>(c.offset));
+    for (auto& w : decode_warnings(br)) out.push_back(w);
+  }
+  return out;
+}
+
+Metadata metadata_in(const ChunkReader& r) {
+  Metadata kv;
+  for (const auto& c : r.chunks()) {
+    if (c.header.type != static_cast<uint32_t>(ChunkType::kMetadata)) continue;
+    const auto p = r.payload(c);
+    ByteReader br(p.data(), p.size(), r.path(), static_cast<int64_t>(c.offset));
+    for (auto& e : decode_metadata(br)) kv.push_back(e);
+  }
+  return kv;
+}
+
+CaptureWriter* g_crash_writer = nullptr;
+bool crash_flush_for_test(int sig, int timeout_ms) noexcept { return g_crash_writer->crash_flush(sig, timeout_ms); }
+
+// Runs `body` in a forked child (which owns a running writer on `path`) and returns its wait status.
+template <class Body>
+int in_child(const std::string& path, uint32_t flush_ms, Body body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // the child dies the way a real program would: no test-framework handler after ours
+    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM}) ::signal(sig, SIG_DFL);
+    CaptureWriter::Options o;
+    o.flush_ms = flush_ms;
+    auto* w = new CaptureWriter(path, o, nullptr);
+    w->start();
+    g_crash_writer = w;
+    install_crash_guard(crash_flush_for_test, 3000);
+    body(*w);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("A chunk is on disk once sync() returns, before the capture ends", "[collector][writer]") {
+  const fs::path dir = test::temp_dir("writer-sync");
+  const std::string path = (dir / "a.pstrace").string();
+  CaptureWriter w(path, {}, nullptr);
+  w.start();
+  w.submit_chunk(ChunkType::kWarnings, warning_payload("first"));
+  REQUIRE(w.sync(std::chrono::seconds(5)));
+  {
+    ChunkReader live(path);  // the file is still open: no index yet, the chunk is found by scanning
+    CHECK_FALSE(live.had_index());
+    REQUIRE(live.chunks().size() == 1);
+    CHECK(warnings_in(live) == std::vector<std::string>{"first"});
+  }
+  w.finish({{"rank", "3"}});
+  ChunkReader done(path);
+  CHECK(done.had_index());
+  const Metadata md = metadata_in(done);
+  CHECK(metadata_value(md, "rank") == "3");
+  CHECK(metadata_value(md, "final") == "1");
+  CHECK(metadata_value(md, "end_reason") == "exit");
+  CHECK(metadata_value(md, "records") == "0");
+  const auto warnings = warnings_in(done);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[1] == "collector: 0 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  // after finish every call is a no-op
+  w.submit_chunk(ChunkType::kWarnings, warning_payload("late"));
+  CHECK_FALSE(w.sync(std::chrono::milliseconds(10)));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("The periodic hook runs every flush period and once more at the end", "[collector][writer]") {
+  const fs::path dir = test::temp_dir("writer-period");
+  CaptureWriter::Options o;
+  o.flush_ms = 20;
+  CaptureWriter w((dir / "p.pstrace").string(), o, nullptr);
+  std::atomic<int> periods{0}, finals{0};
+  w.set_periodic_hook([&](CaptureWriter::HookReason r) {
+    if (r == CaptureWriter::HookReason::kPeriod) ++periods;
+    if (r == CaptureWriter::HookReason::kFinal) ++finals;
+  });
+  w.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  w.finish({});
+  // 300 ms at a 20 ms period is 15 periods; a loaded CI machine may lose a few, never most
+  CHECK(periods.load() >= 5);
+  CHECK(periods.load() <= 16);
+  CHECK(finals.load() == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CUPTI buffers go through the converter and give their budget back", "[collector][writer]") {
+  const fs::path dir = test::temp_dir("writer-buffers");
+  const std::string path = (dir / "b.pstrace").string();
+  CaptureWriter::Options o;
+  o.max_buffered_bytes = 1000;
+  // stands in for CUPTI's record iteration: one memset record per buffer, `valid` bytes big
+  CaptureWriter w(path, o, [](const uint8_t*, size_t valid, ByteWriter& out) -> uint64_t {
+    CollectedActivity a;
+    a.kind = RecordKind::kMemset;
+    a.bytes = valid;
+    encode(out, a);
+    return 1;
+  });
+  w.start();
+  REQUIRE(w.reserve_buffer(600));
+  CHECK_FALSE(w.reserve_buffer(600));  // 1200 > 1000: CUPTI would drop records
+  w.submit_buffer(static_cast<uint8_t*>(std::malloc(600)), 600, 48);
+  REQUIRE(w.sync(std::chrono::seconds(5)));
+  CHECK(w.reserve_buffer(600));  // the converted buffer was freed and its budget returned
+  w.submit_buffer(static_cast<uint8_t*>(std::malloc(600)), 600, 0);  // empty: freed, nothing written
+  w.note_dropped(7);
+  w.finish({});
+  const auto s = w.stats();
+  CHECK(s.records == 1);
+  CHECK(s.refused_buffers == 1);
+  CHECK(s.dropped == 7);
+  ChunkReader r(path);
+  size_t cupti_chunks = 0;
+  for (const auto& c : r.chunks()) {
+    if (c.header.type != static_cast<uint32_t>(ChunkType::kCuptiRecords)) continue;
+    ++cupti_chunks;
+    const auto p = r.payload(c);
+    ByteReader br(p.data(), p.size(), path, 0);
+    const auto recs = decode_all(br);
+    REQUIRE(recs.size() == 1);
+    CHECK(recs[0].bytes == 48);
+  }
+  CHECK(cupti_chunks == 1);
+  CHECK(metadata_value(metadata_in(r), "dropped_records") == "7");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("abort() and a segfault keep every delivered chunk and close the file", "[collector][writer][crash]") {
+  const fs::path dir = test::temp_dir("writer-crash");
+  const std::string path = (dir / "c.pstrace").string();
+  SECTION("abort") {
+    const int status = in_child(path, 60000, [](CaptureWriter& w) {
+      for (int i = 0; i < 3; ++i) w.submit_chunk(ChunkType::kWarnings, warning_payload("before abort " + std::to_string(i)));
+      std::abort();  // no sync: the handler must get the queue onto disk
+    });
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGABRT);  // the default action still ends the process
+    ChunkReader r(path);
+    CHECK(r.had_index());
+    const auto w = warnings_in(r);
+    REQUIRE(w.size() == 4);
+    CHECK(w[0] == "before abort 0");
+    CHECK(w[2] == "before abort 2");
+    CHECK(metadata_value(metadata_in(r), "end_reason") == "SIGABRT");
+  }
+  SECTION("segfault") {
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer keeps SIGSEGV for itself (allow_user_segv_handler=0): our handler never runs
+    WARN("skipped under AddressSanitizer, which does not let programs handle SIGSEGV");
+    return;
+#endif
+    const int status = in_child(path, 60000, [](CaptureWriter& w) {
+      w.submit_chunk(ChunkType::kWarnings, warning_payload("before segv"));
+      volatile uintptr_t address = 0;
+      *reinterpret_cast<volatile int*>(address) = 1;
+    });
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGSEGV);  // the default action still ends the process
+    ChunkReader r(path);
+    CHECK(r.had_index());
+    const auto w = warnings_in(r);
+    REQUIRE(w.size() == 2);
+    CHECK(w[0] == "before segv");
+    CHECK(metadata_value(metadata_in(r), "end_reason") == "SIGSEGV");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SIGKILL leaves a readable file holding everything written before the last flush", "[collector][writer][crash]") {
+  const fs::path dir = test::temp_dir("writer-kill");
+  const std::string path = (dir / "k.pstrace").string();
+  const int status = in_child(path, 50, [](CaptureWriter& w) {
+    for (int i = 0; i < 3; ++i) w.submit_chunk(ChunkType::kWarnings, warning_payload("chunk " + std::to_string(i)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // > one flush period
+    ::raise(SIGKILL);
+  });
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+  ChunkReader r(path);
+  CHECK_FALSE(r.had_index());  // nobody could close it
+  CHECK(r.warnings().empty());  // cut at a chunk boundary: nothing half-written
+  CHECK(warnings_in(r) == std::vector<std::string>{"chunk 0", "chunk 1", "chunk 2"});
+  fs::remove_all(dir);
+}

@@ -1,0 +1,331 @@
+#include "trace/collector/capture_writer.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "trace/collector/chunk_payloads.h"
+
+namespace parascope::collector {
+
+namespace {
+
+pid_t current_tid() noexcept { return static_cast<pid_t>(::syscall(SYS_gettid)); }
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal";
+  }
+}
+
+uint64_t now_unix_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+}  // namespace
+
+CaptureWriter::CaptureWriter(const std::string& path, Options options, Converter converter)
+    : path_(path), options_(options), converter_(std::move(converter)), owner_pid_(::getpid()) {
+  ChunkWriter::Options co;
+  co.zstd_level = options_.zstd_level;
+  file_ = std::make_unique<ChunkWriter>(path_, co);  // throws with the path on failure
+  wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+CaptureWriter::~CaptureWriter() {
+  if (state_.load() == kRunning && ::getpid() == owner_pid_) finish({});
+  if (thread_.joinable()) thread_.detach();
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void CaptureWriter::set_periodic_hook(PeriodicHook hook) { hook_ = std::move(hook); }
+
+void CaptureWriter::start() {
+  int expected = kCreated;
+  if (!state_.compare_exchange_strong(expected, kRunning)) return;
+  // The writer thread never takes process-directed signals: a SIGTERM handler that waits for the
+  // writer must not run on the writer itself. Block them while the thread is created (it inherits
+  // the mask), then restore ours.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGCHLD}) sigaddset(&block, s);
+  ::pthread_sigmask(SIG_BLOCK, &block, &old);
+  thread_ = std::thread([this] { run(); });
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+bool CaptureWriter::rename_to(const std::string& path) {
+  std::lock_guard lock(file_mutex_);
+  if (path == path_) return true;
+  if (std::rename(path_.c_str(), path.c_str()) != 0) return false;
+  path_ = path;
+  return true;
+}
+
+bool CaptureWriter::reserve_buffer(size_t bytes) {
+  uint64_t cur = buffered_bytes_.load();
+  do {
+    if (cur + bytes > options_.max_buffered_bytes) {
+      ++refused_;
+      return false;
+    }
+  } while (!buffered_bytes_.compare_exchange_weak(cur, cur + bytes));
+  return true;
+}
+
+void CaptureWriter::wake() noexcept {
+  if (wake_fd_ < 0) return;
+  const uint64_t one = 1;
+  // write() is async-signal-safe; EAGAIN (counter saturated) still leaves the fd readable
+  [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
+}
+
+void CaptureWriter::submit_buffer(uint8_t* buffer, size_t capacity, size_t valid) {
+  if (valid == 0 || state_.load() != kRunning) {
+    std::free(buffer);
+    buffered_bytes_ -= capacity;
+    return;
+  }
+  Job j{Job::Type::kBuffer};
+  j.buffer = buffer;
+  j.capacity = capacity;
+  j.valid = valid;
+  {
+    std::lock_guard lock(queue_mutex_);
+    queue_.push_back(std::move(j));
+    ++submitted_seq_;
+  }
+  wake();
+}
+
+void CaptureWriter::submit_chunk(ChunkType type, std::vector<uint8_t> payload) {
+  if (state_.load() != kRunning) return;
+  Job j{Job::Type::kChunk};
+  j.chunk_type = type;
+  j.payload = std::move(payload);
+  {
+    std::lock_guard lock(queue_mutex_);
+    queue_.push_back(std::move(j));
+    ++submitted_seq_;
+  }
+  wake();
+}
+
+void CaptureWriter::add_warning(const std::string& warning) {
+  {
+    std::lock_guard lock(file_mutex_);
+    warnings_.push_back(warning);
+  }
+  submit_chunk(ChunkType::kWarnings, encode_warnings({warning}));
+}
+
+bool CaptureWriter::sync(std::chrono::milliseconds timeout) {
+  if (state_.load() != kRunning || ::getpid() != owner_pid_) return false;
+  if (current_tid() == writer_tid_.load()) return true;  // the writer drains after its hook anyway
+  uint64_t target;
+  {
+    std::lock_guard lock(queue_mutex_);
+    target = submitted_seq_;
+  }
+  wake();
+  std::unique_lock lock(written_mutex_);
+  return written_cv_.wait_for(lock, timeout, [&] { return written_seq_.load() >= target || state_.load() != kRunning; });
+}
+
+void CaptureWriter::finish(const std::vector<std::pair<std::string, std::string>>& final_metadata) {
+  if (::getpid() != owner_pid_) return;  // a forked child never touches its parent's file
+  const int st = state_.load();
+  if (st == kFinished) return;
+  if (st == kCreated || !thread_.joinable() || std::this_thread::get_id() == thread_.get_id()) {
+    if (hook_) hook_(HookReason::kFinal);
+    drain();
+    write_final(final_metadata, "exit");
+    state_ = kFinished;
+    if (thread_.joinable()) thread_.detach();
+    return;
+  }
+  {
+    std::lock_guard lock(file_mutex_);
+    final_metadata_ = final_metadata;
+  }
+  final_requested_ = true;
+  wake();
+  thread_.join();
+  state_ = kFinished;
+  written_cv_.notify_all();
+}
+
+bool CaptureWriter::crash_flush(int signal_number, int timeout_ms) noexcept {
+  if (state_.load() != kRunning || ::getpid() != owner_pid_) return false;
+  if (current_tid() == writer_tid_.load()) return false;  // cannot wait for ourselves
+  int expected = 0;
+  crash_signal_.compare_exchange_strong(expected, signal_number);  // a second crash waits too
+  wake();
+  timespec one_ms{0, 1'000'000};
+  for (int waited = 0; waited < timeout_ms && !crash_done_.load(); ++waited) ::nanosleep(&one_ms, nullptr);
+  return crash_done_.load();
+}
+
+CaptureWriter::Stats CaptureWriter::stats() const {
+  std::lock_guard lock(const_cast<std::mutex&>(file_mutex_));
+  Stats s = stats_;
+  s.dropped = dropped_.load();
+  s.refused_buffers = refused_.load();
+  return s;
+}
+
+void CaptureWriter::append(ChunkType type, std::span<const uint8_t> payload) {
+  std::lock_guard lock(file_mutex_);
+  if (!file_ || !file_->is_open()) return;
+  try {
+    file_->append(type, payload);
+    ++stats_.chunks;
+    stats_.bytes = file_->bytes_written();
+  } catch (const std::exception& e) {
+    if (stats_.write_errors++ == 0) std::fprintf(stderr, "parascope collector: %s\n", e.what());
+  }
+}
+
+void CaptureWriter::write_job(Job& job) {
+  if (job.type == Job::Type::kChunk) {
+    append(job.chunk_type, job.payload);
+    return;
+  }
+  ByteWriter out;
+  uint64_t n = 0;
+  try {
+    n = converter_ ? converter_(job.buffer, job.valid, out) : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parascope collector: converting a CUPTI buffer failed: %s\n", e.what());
+  }
+  std::free(job.buffer);
+  buffered_bytes_ -= job.capacity;
+  {
+    std::lock_guard lock(file_mutex_);
+    stats_.records += n;
+  }
+  if (out.size()) append(ChunkType::kCuptiRecords, out.bytes());
+}
+
+void CaptureWriter::drain() {
+  for (;;) {
+    std::deque<Job> batch;
+    uint64_t seq;
+    {
+      std::lock_guard lock(queue_mutex_);
+      batch.swap(queue_);
+      seq = submitted_seq_;
+    }
+    for (Job& j : batch) write_job(j);
+    {
+      std::lock_guard lock(written_mutex_);
+      written_seq_ = seq;
+    }
+    written_cv_.notify_all();
+    if (batch.empty()) return;
+  }
+}
+
+void CaptureWriter::write_final(const std::vector<std::pair<std::string, std::string>>& final_metadata,
+                                const char* reason) {
+  Stats s = stats();
+  Metadata kv = final_metadata;
+  kv.emplace_back("final", "1");
+  kv.emplace_back("end_reason", reason);
+  kv.emplace_back("end_time_unix_ns", std::to_string(now_unix_ns()));
+  kv.emplace_back("records", std::to_string(s.records));
+  kv.emplace_back("dropped_records", std::to_string(s.dropped));
+  kv.emplace_back("refused_buffers", std::to_string(s.refused_buffers));
+  kv.emplace_back("flush_periods", std::to_string(s.periods));
+  append(ChunkType::kMetadata, encode_metadata(kv));
+  std::vector<std::string> summary = {"collector: " + std::to_string(s.records) + " CUPTI records, " +
+                                      std::to_string(s.dropped) + " dropped by CUPTI, " +
+                                      std::to_string(s.refused_buffers) + " buffer requests refused (" + reason + ")"};
+  append(ChunkType::kWarnings, encode_warnings(summary));
+  std::lock_guard lock(file_mutex_);
+  try {
+    if (file_) file_->close();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parascope collector: %s\n", e.what());
+  }
+}
+
+void CaptureWriter::run() {
+  writer_tid_ = current_tid();
+  using Clock = std::chrono::steady_clock;
+  const auto period = std::chrono::milliseconds(options_.flush_ms);
+  auto next = Clock::now() + period;
+  for (;;) {
+    const auto now = Clock::now();
+    const int timeout_ms =
+        now >= next ? 0 : static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(next - now).count()) + 1;
+    pollfd p{wake_fd_, POLLIN, 0};
+    if (wake_fd_ >= 0) ::poll(&p, 1, timeout_ms);
+    else std::this_thread::sleep_for(std::chrono::milliseconds(timeout_ms));
+    if (wake_fd_ >= 0) {
+      uint64_t counter;
+      [[maybe_unused]] ssize_t n = ::read(wake_fd_, &counter, sizeof counter);
+    }
+
+    if (const int sig = crash_signal_.load()) {
+      // 1. what CUPTI and the plugin already delivered goes to disk first
+      drain();
+      // 2. best effort: ask CUPTI for what it still holds (the handler's timeout bounds a hang)
+      if (hook_) {
+        try {
+          hook_(HookReason::kCrash);
+        } catch (...) {
+        }
+      }
+      drain();
+      write_final(final_metadata_, signal_name(sig));
+      state_ = kFinished;
+      crash_done_ = true;
+      written_cv_.notify_all();
+      return;
+    }
+    const bool final = final_requested_.load();
+    if (final || Clock::now() >= next) {
+      if (hook_) {
+        try {
+          hook_(final ? HookReason::kFinal : HookReason::kPeriod);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "parascope collector: periodic flush failed: %s\n", e.what());
+        }
+      }
+      {
+        std::lock_guard lock(file_mutex_);
+        ++stats_.periods;
+      }
+      next = Clock::now() + period;
+    }
+    drain();
+    if (final) {
+      std::vector<std::pair<std::string, std::string>> md;
+      {
+        std::lock_guard lock(file_mutex_);
+        md = final_metadata_;
+      }
+      write_final(md, "exit");
+      return;
+    }
+  }
+}
+
+}  // namespace parascope::collector
