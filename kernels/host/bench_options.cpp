@@ -59,4 +59,22 @@ bool Options::wants_help(const std::vector<std::string>& args) {
   return false;
 }
 
+std::vector<std::string> split_list(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t pos = s.find(sep, start);
+    out.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+    if (pos == std::string::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+DType parse_dtype(const std::string& s) {
+  if (s == "bf16") return DType::kBF16;
+  if (s == "fp32") return DType::kF32;
+  throw UsageError("dtype must be bf16 or fp32, not '" + s + "'");
+}
+
 }  // namespace parascope::bench

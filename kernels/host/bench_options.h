@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "host/test_data.h"
+
 namespace parascope::bench {
 
 struct OptionSpec {
@@ -29,5 +31,10 @@ class Options {
   std::vector<OptionSpec> specs_;
   std::map<std::string, std::string> values_;
 };
+
+// "a,b,c" → {"a", "b", "c"} (empty fields kept, so "a,,b" has an empty middle entry).
+std::vector<std::string> split_list(const std::string& s, char sep = ',');
+// "bf16" | "fp32"; throws UsageError.
+DType parse_dtype(const std::string& s);
 
 }  // namespace parascope::bench

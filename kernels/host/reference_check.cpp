@@ -22,6 +22,7 @@ void merge(ErrorStats& into, const ErrorStats& from) {
 CheckVerdict judge(const ErrorStats& s, DType t, CheckKind kind, uint64_t expected_elements) {
   CheckVerdict v;
   v.rel_l2 = rel_l2(s);
+  v.mismatches = s.mismatches;
   char buf[160];
   if (s.elements != expected_elements) {
     std::snprintf(buf, sizeof buf, "checked %llu elements, expected %llu", s.elements,

@@ -26,6 +26,7 @@ void merge(ErrorStats& into, const ErrorStats& from);
 struct CheckVerdict {
   bool ok = false;
   double rel_l2 = 0;
+  uint64_t mismatches = 0;
   std::string problem;  // empty when ok: "3 NaN/Inf outputs", "rel L2 0.02 > 0.01", "17 mismatches"
 };
 CheckVerdict judge(const ErrorStats& s, DType t, CheckKind kind, uint64_t expected_elements);
