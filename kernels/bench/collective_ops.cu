@@ -267,6 +267,14 @@ void CollectiveOp::enqueue_nccl() {
   const uint64_t elems = cfg_.bytes / esz;
   const ncclDataType_t dt = nccl_type(cfg_.dtype);
   for (int r = 0; r < n; ++r) ctx_.nccl(r);
+  if (cfg_.op == Collective::kAllToAll) {  // the block a rank keeps: a local copy, not a send to itself
+    const uint64_t per_bytes = cfg_.bytes / static_cast<uint64_t>(n);
+    for (int r = 0; r < n; ++r) {
+      ctx_.set(r);
+      PS_CUDA(cudaMemcpyAsync(at(res_.out, r, r * per_bytes), at(res_.in, r, r * per_bytes), per_bytes,
+                              cudaMemcpyDeviceToDevice, ctx_.stream(r)));
+    }
+  }
   PS_NCCL(ncclGroupStart());
   for (int r = 0; r < n; ++r) {
     ctx_.set(r);
@@ -285,6 +293,7 @@ void CollectiveOp::enqueue_nccl() {
       case Collective::kAllToAll: {
         const uint64_t per = elems / static_cast<uint64_t>(n);
         for (int p = 0; p < n; ++p) {
+          if (p == r) continue;
           PS_NCCL(ncclSend(at(res_.in, r, p * per * esz), per, dt, p, c, s));
           PS_NCCL(ncclRecv(at(res_.out, r, p * per * esz), per, dt, p, c, s));
         }

@@ -100,6 +100,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
       {"--json", true, "FILE     result rows"},
       {"--table", true, "FILE    readable table and targets"},
       {"--p2p", true, "FILE      calibration file of the P2P sweep: mechanism peaks for the targets"},
+      {"--exclude", true, "LIST   leave out variants containing any of these tokens (e.g. tma)"},
       {"--probe", true, "FILE    write probe records of --probe-ops to this .pstrace"},
       {"--probe-ops", true, "LIST  OP:VARIANT:DTYPE:SIZE,... (default all_reduce:twoshot_tma:bf16:64MiB,"
                             "all_reduce:twoshot_ldst:bf16:64MiB,all_gather:tma:bf16:64MiB)"},
@@ -108,6 +109,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
     std::vector<Collective> ops;
     for (const auto& s : split_list(o.get("--ops", "all_reduce,all_gather,reduce_scatter,all_to_all"))) ops.push_back(parse_collective(s));
     const auto filter = o.has("--variants") ? split_list(o.get("--variants", "")) : std::vector<std::string>{};
+    const auto exclude = split_list(o.get("--exclude", ""));
     const auto sizes = parse_size_list(o.get("--sizes", "4KiB:1GiB:x4"));
     std::vector<DType> dtypes;
     for (const auto& s : split_list(o.get("--dtypes", "bf16,fp32"))) dtypes.push_back(parse_dtype(s));
@@ -125,6 +127,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
         for (uint64_t bytes : sizes)
           for (const auto& variant : collective_variants(op)) {
             if (!filter.empty() && std::find(filter.begin(), filter.end(), variant) == filter.end()) continue;
+            if (excluded(exclude, variant)) continue;
             CollConfig cfg;
             cfg.op = op;
             cfg.variant = variant;
@@ -154,7 +157,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
     if (o.has("--probe")) {
       std::vector<ProbeLaunch> all;
       for (const auto& spec : split_list(o.get("--probe-ops", "all_reduce:twoshot_tma:bf16:64MiB,all_reduce:twoshot_ldst:bf16:64MiB,all_gather:tma:bf16:64MiB"))) {
-        if (spec.empty()) continue;
+        if (spec.empty() || excluded(exclude, spec)) continue;
         try {
           for (auto& l : probe_collective(ctx, res, spec)) all.push_back(std::move(l));
         } catch (const CudaError& e) {
@@ -167,6 +170,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
                           {{"tool", "parascope-bench collectives"}, {"command", join_args("collectives", args)},
                            {"date", utc_now_iso()}, {"devices", ctx.describe()}, {"clock", "globaltimer ns per GPU"}},
                           all);
+      std::fputs(describe_probes(all).c_str(), stdout);
       uint64_t records = 0, overflow = 0;
       for (const auto& l : all) records += l.records.size(), overflow += l.overflow;
       std::printf("probe: %zu buffers, %llu records, %llu overflowed -> %s\n", all.size(),

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include "bench/commands.h"
 #include "bench/cuda_check.h"
@@ -94,7 +95,8 @@ void add_fused_targets(Report& report, const std::string& op, const FusedShape& 
     // t_comm: the best variant's own communication alone (NCCL's for the epilogue variant)
     const ResultRow* comm = nullptr;
     if (best) {
-      const std::string mech = best->variant.substr(6);  // ce | ldst | tma | epilogue
+      std::string mech = best->variant.substr(6);  // ce | ldst | tma | epilogue, then "/cN" chunks
+      mech = mech.substr(0, mech.find('/'));
       comm = mech == "epilogue" ? nccl : find_fused(rows, op, "comm_" + mech, best->sms);
     }
     TargetCheck t = fused_overlap_target(op + " overlap (" + what + ")", best ? best->ns.median : 0,
@@ -113,8 +115,9 @@ int cmd_fused(const std::vector<std::string>& args) {
   const std::vector<OptionSpec> specs = {
       {"--kinds", true, "LIST     ag_gemm,gemm_rs (default both)"},
       {"--shapes", true, "LIST    global MxNxK (default 8192x8192x8192,8192x8192x2048)"},
-      {"--comm-sms", true, "LIST  num_comm_sms sweep of the SM variants (default 4,8,16)"},
-      {"--chunks", true, "N       chunks per rank block (default 4)"},
+      {"--comm-sms", true, "LIST  num_comm_sms sweep of the SM variants (default 8,16)"},
+      {"--chunks", true, "LIST    chunks per rank block of the fused variants (default 4,1; the others use the first)"},
+      {"--exclude", true, "LIST   leave out variants containing any of these tokens (e.g. tma)"},
       {"--variants", true, "LIST  only these variants (default all)"},
       {"--reps", true, "N         timed samples per row (default 10)"},
       {"--gpus", true, "N         GPUs (default all)"},
@@ -128,8 +131,10 @@ int cmd_fused(const std::vector<std::string>& args) {
     for (const auto& s : split_list(o.get("--kinds", "ag_gemm,gemm_rs"))) kinds.push_back(parse_kind(s));
     std::vector<FusedShape> shapes;
     for (const auto& s : split_list(o.get("--shapes", "8192x8192x8192,8192x8192x2048"))) shapes.push_back(parse_shape(s));
-    const auto comm_sms = parse_int_list(o.get("--comm-sms", "4,8,16"), 1, 131);
-    const int chunks = o.get_int("--chunks", 4);
+    const auto comm_sms = parse_int_list(o.get("--comm-sms", "8,16"), 1, 131);
+    const auto chunk_list = parse_int_list(o.get("--chunks", "4,1"), 1, 16);
+    const int chunks = chunk_list.front();
+    const auto exclude = split_list(o.get("--exclude", ""));
     const int reps = o.get_int("--reps", 10);
     const auto filter = o.has("--variants") ? split_list(o.get("--variants", "")) : std::vector<std::string>{};
     const int n = o.get_int("--gpus", GpuContext::available_gpus());
@@ -147,24 +152,33 @@ int cmd_fused(const std::vector<std::string>& args) {
       for (const FusedShape& shape : shapes) {
         auto& res = resources[{static_cast<int>(kind), shape.label()}];
         res = std::make_unique<FusedResources>(ctx, kind, shape);
-        std::vector<std::pair<std::string, int>> plan = {{"gemm_only", 0}, {"nccl_comm", 0}, {"seq_nccl", 0},
-                                                         {"comm_ce", 0},   {"fused_ce", 0}};
+        // (variant, num_comm_sms, chunks): the fused variants over the chunk list, the rest once
+        std::vector<std::tuple<std::string, int, int>> plan;
+        auto add = [&](const std::string& v, int k) {
+          if (v.rfind("fused_", 0) == 0 && v != "fused_epilogue")
+            for (int c : chunk_list) plan.emplace_back(v, k, c);
+          else
+            plan.emplace_back(v, k, chunks);
+        };
+        for (const char* v : {"gemm_only", "nccl_comm", "seq_nccl", "comm_ce", "fused_ce"}) add(v, 0);
         for (int k : comm_sms)
-          for (const char* v : {"gemm_sm", "comm_ldst", "fused_ldst", "comm_tma", "fused_tma"}) plan.push_back({v, k});
-        if (kind == FusedKind::kGemmRs) plan.push_back({"fused_epilogue", 0});
-        for (const auto& [variant, k] : plan) {
+          for (const char* v : {"gemm_sm", "comm_ldst", "fused_ldst", "comm_tma", "fused_tma"}) add(v, k);
+        if (kind == FusedKind::kGemmRs) add("fused_epilogue", 0);
+        for (const auto& [variant, k, c] : plan) {
           if (!filter.empty() && std::find(filter.begin(), filter.end(), variant) == filter.end()) continue;
+          if (excluded(exclude, variant)) continue;
           FusedConfig cfg;
           cfg.kind = kind;
           cfg.shape = shape;
           cfg.variant = variant;
           cfg.comm_sms = k;
-          cfg.chunks = chunks;
+          cfg.chunks = c;
           ResultRow row = fused_row(ctx, *res, cfg, reps);
           if (row.problem.rfind("skipped", 0) == 0) {
             std::fprintf(stderr, "  %s %s: %s\n", row.op.c_str(), variant.c_str(), row.problem.c_str());
             continue;
           }
+          if (variant.rfind("fused_", 0) == 0 && chunk_list.size() > 1) row.variant += "/c" + std::to_string(c);
           report.add(row);
         }
         add_fused_targets(report, std::string(fused_kind_name(kind)) + ":" + shape.label(), shape);
@@ -176,6 +190,7 @@ int cmd_fused(const std::vector<std::string>& args) {
       for (const auto& spec : split_list(o.get("--probe-variants", "ag_gemm:fused_tma:8,gemm_rs:fused_ldst:8"))) {
         const auto parts = split_list(spec, ':');
         if (parts.size() != 3) throw UsageError("--probe-variants entries are KIND:VARIANT:SMS");
+        if (excluded(exclude, parts[1])) continue;
         FusedConfig cfg;
         cfg.kind = parse_kind(parts[0]);
         cfg.shape = shapes.front();
@@ -207,6 +222,7 @@ int cmd_fused(const std::vector<std::string>& args) {
                            {"note", "communication kernels, signal waits and barriers are probed; the cuBLAS GEMM is not "
                                     "(its SMs are the ones without communicate/wait spans)"}},
                           all);
+      std::fputs(describe_probes(all).c_str(), stdout);
       uint64_t records = 0, overflow = 0;
       for (const auto& l : all) records += l.records.size(), overflow += l.overflow;
       std::printf("probe: %zu buffers, %llu records, %llu overflowed -> %s\n", all.size(),

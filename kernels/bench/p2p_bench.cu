@@ -46,18 +46,22 @@ int cmd_p2p(const std::vector<std::string>& args) {
   const std::vector<OptionSpec> specs = {
       {"--sizes", true, "LIST   sizes per direction (default 1KiB:1GiB:x4)"},
       {"--sms", true, "LIST     SM counts of the SM mechanisms (default 1,2,4,8,16,32,66,132)"},
-      {"--mechanisms", true, "LIST  ce,tma,ldst_push,ldst_pull (default all)"},
+      {"--mechanisms", true, "LIST  ce,ldst_push,ldst_pull,tma (default all, in this order)"},
       {"--directions", true, "LIST  uni,bi (default both)"},
       {"--json", true, "FILE    result rows"},
       {"--table", true, "FILE   readable table and targets"},
       {"--calibration", true, "FILE  raw calibration JSON (DESIGN.md), passing rows only"},
       {"--machine", true, "NAME  machine name in the calibration file (default h200x2)"},
+      {"--calibration-append", false, "  keep the rows already in the --calibration file (a second process of one run)"},
+      {"--exclude", true, "LIST  leave out mechanisms containing any of these tokens"},
   };
   return run_subcommand("p2p", args, specs, 2, [&](const Options& o) {
     const auto sizes = parse_size_list(o.get("--sizes", "1KiB:1GiB:x4"));
     const auto sms_list = parse_int_list(o.get("--sms", "1,2,4,8,16,32,66,132"), 1, kSyncMaxBlocks);
     std::vector<P2PMech> mechs;
-    for (const auto& m : split_list(o.get("--mechanisms", "ce,tma,ldst_push,ldst_pull"))) mechs.push_back(parse_mech(m));
+    const auto exclude = split_list(o.get("--exclude", ""));
+    for (const auto& m : split_list(o.get("--mechanisms", "ce,ldst_push,ldst_pull,tma")))
+      if (!excluded(exclude, m)) mechs.push_back(parse_mech(m));
     std::vector<bool> bidir;
     for (const auto& d : split_list(o.get("--directions", "uni,bi"))) {
       if (d != "uni" && d != "bi") throw UsageError("direction must be uni or bi, not '" + d + "'");
@@ -73,6 +77,27 @@ int cmd_p2p(const std::vector<std::string>& args) {
     Report report("p2p", join_args("p2p", args), o.get("--json", ""), o.get("--table", ""));
     add_machine_meta(report.set(), ctx);
     const SymBuffer src = ctx.alloc(max_bytes), dst = ctx.alloc(max_bytes);
+
+    // The calibration file is rewritten after every row, so a crash later keeps what was measured.
+    std::vector<CalibrationRow> kept;
+    const std::string cal_path = o.get("--calibration", "");
+    if (!cal_path.empty() && o.has("--calibration-append")) {
+      try {
+        kept = parse_calibration(load_json_file(cal_path), cal_path);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "  (no earlier calibration rows kept: %s)\n", e.what());
+      }
+    }
+    const CalibrationMeta meta{o.get("--machine", "h200x2"), utc_now_iso(), join_args("p2p", args), ctx.describe(), 0, 1};
+    auto write_calibration = [&] {
+      if (cal_path.empty()) return;
+      std::vector<CalibrationRow> rows = kept;
+      for (const auto& r : report.set().rows()) {
+        if (!r.ok || r.ns.n == 0) continue;
+        rows.push_back({r.mechanism, r.direction, r.bytes, r.sms, r.threads, r.ns.n, r.ns.median, r.ns.p10, r.ns.p90});
+      }
+      write_text_file(cal_path, calibration_json(meta, rows));
+    };
 
     for (P2PMech mech : mechs)
       for (bool bi : bidir)
@@ -117,21 +142,12 @@ int cmd_p2p(const std::vector<std::string>& args) {
               row.busbw_gbps = row.algbw_gbps;
             }
             report.add(row);
+            write_calibration();
           }
 
     for (auto& t : p2p_targets(report.set().rows())) report.add_target(t);
     report.finish("P2P mechanism sweep, GPU 0 <-> GPU 1 (" + ctx.describe() + ")");
-
-    if (o.has("--calibration")) {
-      CalibrationMeta meta{o.get("--machine", "h200x2"), utc_now_iso(), join_args("p2p", args), ctx.describe(), 0, 1};
-      std::vector<CalibrationRow> rows;
-      for (const auto& r : report.set().rows()) {
-        if (!r.ok || r.ns.n == 0) continue;
-        rows.push_back({r.mechanism, r.direction, r.bytes, r.sms, r.threads, r.ns.n, r.ns.median, r.ns.p10, r.ns.p90});
-      }
-      write_text_file(o.get("--calibration", ""), calibration_json(meta, rows));
-      std::printf("calibration: %zu rows -> %s\n", rows.size(), o.get("--calibration", "").c_str());
-    }
+    if (o.has("--calibration")) std::printf("calibration: %s\n", o.get("--calibration", "").c_str());
     return report.any_failed() ? kExitFailed : 0;
   });
 }

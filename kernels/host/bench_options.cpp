@@ -18,7 +18,7 @@ Options::Options(const std::vector<std::string>& args, std::vector<OptionSpec> s
       if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
       values_[a] = args[++i];
     } else {
-      values_[a] = "1";
+      values_[a] = std::string(1, '1');  // (not = "1": a GCC 12 -Wrestrict false positive)
     }
   }
 }
@@ -69,6 +69,12 @@ std::vector<std::string> split_list(const std::string& s, char sep) {
     start = pos + 1;
   }
   return out;
+}
+
+bool excluded(const std::vector<std::string>& tokens, const std::string& name) {
+  for (const auto& t : tokens)
+    if (!t.empty() && name.find(t) != std::string::npos) return true;
+  return false;
 }
 
 DType parse_dtype(const std::string& s) {

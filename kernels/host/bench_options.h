@@ -34,6 +34,9 @@ class Options {
 
 // "a,b,c" → {"a", "b", "c"} (empty fields kept, so "a,,b" has an empty middle entry).
 std::vector<std::string> split_list(const std::string& s, char sep = ',');
+// True when one of the tokens occurs in `name` ("tma" excludes twoshot_tma, fused_tma, ...): how a
+// run leaves out a kernel family that crashed an earlier step.
+bool excluded(const std::vector<std::string>& tokens, const std::string& name);
 // "bf16" | "fp32"; throws UsageError.
 DType parse_dtype(const std::string& s);
 

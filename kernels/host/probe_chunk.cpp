@@ -1,7 +1,9 @@
 #include "host/probe_chunk.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "trace/io/chunk_writer.h"
 
@@ -36,6 +38,34 @@ ProbeLaunch decode_probe_chunk(const uint8_t* data, size_t size, const std::stri
 uint32_t probe_overflow(const ProbeBufferHeader& h) {
   const uint64_t over = std::max(h.next, h.capacity) - h.capacity;
   return static_cast<uint32_t>(std::min<uint64_t>(over, 0xFFFFFFFFu));
+}
+
+std::string describe_probes(const std::vector<ProbeLaunch>& launches) {
+  static constexpr const char* kRoles[] = {"compute", "communicate", "wait", "other"};
+  std::string out;
+  for (const auto& l : launches) {
+    std::set<uint16_t> sms;
+    uint64_t per_role[4] = {0, 0, 0, 0};
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    for (const auto& r : l.records) {
+      sms.insert(r.smid);
+      per_role[r.role < 4 ? r.role : 3]++;
+      t0 = std::min(t0, r.t_start_ns);
+      t1 = std::max(t1, r.t_end_ns);
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "GPU %u %s: %zu spans on %zu SMs", l.device, l.kernel.c_str(), l.records.size(), sms.size());
+    out += buf;
+    if (!sms.empty()) {
+      std::snprintf(buf, sizeof buf, " (%u-%u)", static_cast<unsigned>(*sms.begin()), static_cast<unsigned>(*sms.rbegin()));
+      out += buf;
+    }
+    for (int k = 0; k < 4; ++k)
+      if (per_role[k]) out += std::string(", ") + kRoles[k] + " " + std::to_string(per_role[k]);
+    std::snprintf(buf, sizeof buf, ", window %.1f us, overflow %u\n", l.records.empty() ? 0.0 : (t1 - t0) / 1e3, l.overflow);
+    out += buf;
+  }
+  return out;
 }
 
 void write_probe_pstrace(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,

@@ -33,6 +33,10 @@ ProbeLaunch decode_probe_chunk(const uint8_t* data, size_t size, const std::stri
 // overflow = max(next, capacity) − capacity (probe_record.h), saturating to u32.
 uint32_t probe_overflow(const ProbeBufferHeader& h);
 
+// One line per launch: "GPU 1 ag_gemm_fused_tma/push: 32 spans on 8 SMs (124-131), communicate
+// 32, window 812.4 us, overflow 0" — a quick look at a probed run without the trace reader.
+std::string describe_probes(const std::vector<ProbeLaunch>& launches);
+
 // Writes the metadata chunk and one chunk per launch; throws std::runtime_error on I/O errors.
 void write_probe_pstrace(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,
                          const std::vector<ProbeLaunch>& launches);

@@ -219,6 +219,9 @@ TEST_CASE("probe chunks round-trip through a .pstrace and count overflow", "[ben
   REQUIRE(back.records[2].t_end_ns == 2002);
   REQUIRE_THROWS_AS(decode_probe_chunk(bytes.data(), bytes.size() - 1, "mem", 0), InputError);
 
+  // 3 spans of role communicate on SMs 124..126, from 1000 to 2002 ns: a 1.0 us window
+  REQUIRE(describe_probes({l}) == "GPU 1 ag_gemm_comm_tma: 3 spans on 3 SMs (124-126), communicate 3, window 1.0 us, overflow 3\n");
+
   const fs::path dir = test::temp_dir("bench-probe");
   const std::string path = (dir / "p.pstrace").string();
   write_probe_pstrace(path, {{"tool", "parascope-bench"}, {"machine", "h200x2"}}, {l, back});
