@@ -79,7 +79,7 @@ cat "$LOGS/devices.log" >> "$SUMMARY"
 # ---- correctness first: the selftest (the ctest of label gpu), with crash isolation ------------
 EXCL=""
 for attempt in 1 2 3; do
-  run_step "selftest_$attempt" 150 20 "$BIN" selftest ${EXCL:+--exclude "$EXCL"}
+  run_step "selftest_$attempt" 90 20 "$BIN" selftest ${EXCL:+--exclude "$EXCL"}
   rc=${RC[selftest_$attempt]}
   grep -E "^(FAIL|selftest:)" "$LOGS/selftest_$attempt.log" | tee -a "$SUMMARY"
   grep -E "graph timing|us per op" "$LOGS/selftest_$attempt.log" >> "$SUMMARY"
@@ -94,7 +94,7 @@ done
 X=${EXCL:+--exclude $EXCL}
 
 # ---- benchmarks: one process per family, JSON after every row ---------------------------------
-run_step p2p 130 30 "$BIN" p2p $X --json "$RES/p2p.json" --table "$RES/p2p.txt" \
+run_step p2p 110 30 "$BIN" p2p $X --json "$RES/p2p.json" --table "$RES/p2p.txt" \
   --calibration "$RES/h200x2_p2p.json" --machine h200x2
 P2P=(); [[ -s $RES/h200x2_p2p.json ]] && P2P=(--p2p "$RES/h200x2_p2p.json")
 run_step all_reduce 110 30 "$BIN" collectives --ops all_reduce $X "${P2P[@]}" \

@@ -22,7 +22,7 @@ TEST_CASE("bf16 rounding is round-to-nearest-even, bit for bit", "[bench][refere
   REQUIRE(bf16_bits_to_float(0x3F82) == 1.015625f);
 }
 
-TEST_CASE("generated inputs are multiples of 2^-15 in [-1, 1) and differ between ranks", "[bench][reference]") {
+TEST_CASE("generated inputs are multiples of 2^-15 between -1 and 1 and differ between ranks", "[bench][reference]") {
   int same = 0, zeros = 0;
   for (uint64_t i = 0; i < 20000; ++i) {
     const float a = raw_value(7, 0, i), b = raw_value(7, 1, i);
