@@ -94,7 +94,8 @@ int cmd_p2p(const std::vector<std::string>& args) {
       std::vector<CalibrationRow> rows = kept;
       for (const auto& r : report.set().rows()) {
         if (!r.ok || r.ns.n == 0) continue;
-        rows.push_back({r.mechanism, r.direction, r.bytes, r.sms, r.threads, r.ns.n, r.ns.median, r.ns.p10, r.ns.p90});
+        const CalibrationRow c{r.mechanism, r.direction, r.bytes, r.sms, r.threads, r.ns.n, r.ns.median, r.ns.p10, r.ns.p90};
+        if (calibration_row_problem(c).empty()) rows.push_back(c);
       }
       write_text_file(cal_path, calibration_json(meta, rows));
     };
