@@ -1,0 +1,237 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "host/calibration_file.h"
+#include "host/probe_chunk.h"
+#include "host/result_table.h"
+#include "host/targets.h"
+#include "test_paths.h"
+#include "trace/core/error.h"
+#include "trace/core/json.h"
+#include "trace/io/chunk_reader.h"
+
+using namespace parascope;
+using namespace parascope::bench;
+namespace fs = std::filesystem;
+
+namespace {
+// A timed, checked row whose median gives `busbw` GB/s for an all-reduce on 2 ranks (factor 1).
+ResultRow ar_row(const std::string& variant, const std::string& dtype, uint64_t bytes, double median_ns, bool ok = true) {
+  ResultRow r;
+  r.op = "all_reduce";
+  r.variant = variant;
+  r.mechanism = variant == "nccl" ? "nccl" : "ldst_push";
+  r.dtype = dtype;
+  r.bytes = bytes;
+  r.nranks = 2;
+  r.ns = summarize({median_ns * 0.99, median_ns, median_ns * 1.02});
+  r.algbw_gbps = gbps(bytes, median_ns);
+  r.busbw_gbps = r.algbw_gbps * busbw_factor(Collective::kAllReduce, 2);
+  r.checked = true;
+  r.ok = ok;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("result rows become JSON that parses back with every number", "[bench][results]") {
+  const fs::path dir = test::temp_dir("bench-results");
+  ResultSet set("collectives", "parascope-bench collectives --sizes 1GiB");
+  set.set_meta("machine", JsonValue::string("h200x2"));
+  ResultRow r = ar_row("twoshot_ldst", "bf16", 1ull << 30, 2.9e6);
+  r.extra["pieces"] = 16;
+  set.add(r);
+  ResultRow bad = ar_row("twoshot_tma", "bf16", 1ull << 30, 2.5e6, false);
+  bad.problem = "3 NaN/Inf outputs (unwritten poison?)";
+  set.add(bad);
+  set.add_target(fused_speedup_target("comm-heavy speed-up", 220e3, 270e3));
+  const std::string path = (dir / "r.json").string();
+  set.write_json(path);
+  const JsonValue doc = load_json_file(path);
+  REQUIRE(doc.find("schema_version")->as_int() == 1);
+  REQUIRE(doc.find("machine")->text() == "h200x2");
+  const auto& rows = doc.find("rows")->items();
+  REQUIRE(rows.size() == 2);
+  REQUIRE(rows[0].find("median_ns")->as_double() == Approx(2.9e6));
+  // 2^30 B / 2.9e6 ns = 370.25 GB/s
+  REQUIRE(rows[0].find("busbw_GBps")->as_double() == Approx(370.25).epsilon(1e-4));
+  REQUIRE(rows[0].find("pieces")->as_double() == 16);
+  REQUIRE_FALSE(rows[1].find("ok")->as_bool());
+  REQUIRE(rows[1].find("problem")->text().find("NaN") != std::string::npos);
+  const auto& t = doc.find("targets")->items();
+  REQUIRE(t.size() == 1);
+  REQUIRE(t[0].find("met")->as_bool());  // 270 / 220 = 1.227 ≥ 1.2
+  const std::string table = format_table(set.rows());
+  REQUIRE(table.find("twoshot_ldst") != std::string::npos);
+  REQUIRE(table.find("FAIL (3 NaN/Inf") != std::string::npos);
+  REQUIRE(table.find("1 GiB") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("all-reduce targets use the best passing variant against NCCL in the same run", "[bench][targets]") {
+  std::vector<ResultRow> rows;
+  // NCCL at 1 GiB: 328.6 GB/s → 3,267,648 ns; ours 370 GB/s → 2,901,976 ns: 1.126 × NCCL ≥ 1.10
+  rows.push_back(ar_row("nccl", "bf16", 1ull << 30, (1ull << 30) / 328.6));
+  rows.push_back(ar_row("twoshot_ldst", "bf16", 1ull << 30, (1ull << 30) / 370.0));
+  rows.push_back(ar_row("twoshot_tma", "bf16", 1ull << 30, (1ull << 30) / 500.0, false));  // failed check: ignored
+  // 64 KiB: NCCL 10 us, ours 4 us → 0.4 ≤ 0.5
+  rows.push_back(ar_row("nccl", "bf16", 64 << 10, 10e3));
+  rows.push_back(ar_row("oneshot_push", "bf16", 64 << 10, 4e3));
+  // 4 MiB is neither large nor small: no target
+  rows.push_back(ar_row("nccl", "bf16", 4 << 20, 30e3));
+  // 256 MiB with no NCCL row: not available
+  rows.push_back(ar_row("twoshot_ldst", "fp32", 256 << 20, 1e6));
+  const auto t = allreduce_targets(rows);
+  REQUIRE(t.size() == 3);
+  const TargetCheck* big = nullptr;
+  const TargetCheck* small = nullptr;
+  const TargetCheck* missing = nullptr;
+  for (const auto& c : t) {
+    if (c.name.find("1 GiB") != std::string::npos) big = &c;
+    if (c.name.find("64 KiB") != std::string::npos) small = &c;
+    if (c.name.find("256 MiB") != std::string::npos) missing = &c;
+  }
+  REQUIRE(big);
+  REQUIRE(big->target == 1.10);
+  REQUIRE(big->measured == Approx(370.0 / 328.6));
+  REQUIRE(big->met());
+  REQUIRE(small);
+  REQUIRE(small->measured == Approx(0.4));
+  REQUIRE(small->met());
+  REQUIRE(missing);
+  REQUIRE_FALSE(missing->available);
+  REQUIRE_FALSE(missing->met());
+}
+
+TEST_CASE("gather and scatter targets take the lower of 1.1 x NCCL and 0.95 x the mechanism peak", "[bench][targets]") {
+  std::vector<ResultRow> rows;
+  for (const std::string v : {"nccl", "ce"}) {
+    ResultRow r = ar_row(v, "bf16", 256 << 20, v == "nccl" ? 1.0e6 : 0.8e6);
+    r.op = "all_gather";
+    r.mechanism = v == "nccl" ? "nccl" : "ce";
+    r.busbw_gbps = gbps(r.bytes, r.ns.median) * busbw_factor(Collective::kAllGather, 2);
+    rows.push_back(r);
+  }
+  MechanismPeaks peaks;
+  peaks.ce = 160.0;
+  const auto t = gather_scatter_targets(rows, peaks);
+  REQUIRE(t.size() == 1);
+  // NCCL busbw = 2^28/1e6 · 0.5 = 134.2 GB/s → 1.1× = 147.6; 0.95 × 160 = 152 → target 147.6
+  REQUIRE(t[0].target == Approx(1.1 * 134.217728));
+  // ours: 2^28 / 0.8e6 · 0.5 = 167.8 GB/s
+  REQUIRE(t[0].measured == Approx(167.77216));
+  REQUIRE(t[0].met());
+  peaks.ce = 100;  // now the mechanism term is lower: 95 GB/s
+  REQUIRE(gather_scatter_targets(rows, peaks)[0].target == Approx(95.0));
+}
+
+TEST_CASE("fused targets follow the issue's formulas", "[bench][targets]") {
+  // t_gemm 790 us, t_comm 180 us: target 790 + 54 = 844 us; 850 us misses with 66.7 % of the gain
+  const TargetCheck o = fused_overlap_target("ag+gemm 8192", 850e3, 790e3, 180e3);
+  REQUIRE(o.target == Approx(844.0));
+  REQUIRE(o.measured == Approx(850.0));
+  REQUIRE_FALSE(o.met());
+  REQUIRE(o.detail.find("67 %") != std::string::npos);
+  REQUIRE(fused_overlap_target("x", 840e3, 790e3, 180e3).met());
+  REQUIRE_FALSE(fused_overlap_target("x", 0, 790e3, 180e3).available);
+  const TargetCheck s = fused_speedup_target("ag+gemm K=2048", 250e3, 270e3);
+  REQUIRE(s.measured == Approx(1.08));
+  REQUIRE_FALSE(s.met());
+}
+
+TEST_CASE("P2P targets compare the best passing row with the probe", "[bench][targets]") {
+  std::vector<ResultRow> rows;
+  ResultRow ce;
+  ce.op = "p2p";
+  ce.variant = "ce";
+  ce.direction = "uni";
+  ce.bytes = 1ull << 30;
+  ce.ns = summarize({2.72e6});
+  ce.algbw_gbps = gbps(ce.bytes, 2.72e6);  // 394.8 GB/s
+  ce.checked = ce.ok = true;
+  rows.push_back(ce);
+  ResultRow tma = ce;
+  tma.variant = "tma";
+  tma.sms = 32;  // too many SMs for the TMA target
+  rows.push_back(tma);
+  const auto t = p2p_targets(rows);
+  REQUIRE(t.size() == 4);
+  REQUIRE(t[0].target == Approx(0.97 * 397));
+  REQUIRE(t[0].measured == Approx(394.76).epsilon(1e-3));
+  REQUIRE(t[0].met());
+  REQUIRE_FALSE(t[3].available);  // TMA with ≤ 16 SMs: no row
+}
+
+TEST_CASE("calibration files round-trip and reject invalid rows", "[bench][calibration]") {
+  CalibrationMeta meta{"h200x2", "2026-12-01T10:00:00Z", "parascope-bench p2p", "2 x NVIDIA H200", 0, 1};
+  std::vector<CalibrationRow> rows = {
+      {"ce", "uni", 1ull << 30, 0, 0, 8, 2.7e6, 2.69e6, 2.75e6},
+      {"ldst_push", "bi", 1 << 20, 132, 1024, 15, 6.1e3, 6.0e3, 6.5e3},
+  };
+  const std::string text = calibration_json(meta, rows);
+  const JsonValue doc = parse_json(text, "mem");
+  REQUIRE(doc.find("schema_version")->as_int() == 1);
+  REQUIRE(doc.find("machine")->text() == "h200x2");
+  const auto back = parse_calibration(doc, "mem");
+  REQUIRE(back == rows);
+  // 2^30 B / 2.7e6 ns = 397.68 GB/s
+  REQUIRE(peak_gbps(back, "ce", "uni") == Approx(397.682).epsilon(1e-4));
+  REQUIRE(peak_gbps(back, "ldst_push", "bi", 66) == 0);
+  REQUIRE(peak_gbps(back, "tma", "uni") == 0);
+
+  auto bad = rows;
+  bad[1].mechanism = "multimem";
+  REQUIRE_THROWS_WITH(calibration_json(meta, bad), Catch::Contains("row 1") && Catch::Contains("multimem"));
+  bad = rows;
+  bad[0].sms = 4;  // the copy engine uses no SMs
+  REQUIRE_THROWS_AS(calibration_json(meta, bad), std::invalid_argument);
+  const std::string broken =
+      R"({"schema_version": 1, "rows": [{"mechanism": "ce", "direction": "uni", "bytes": 1024, "sms": 0,
+      "threads": 0, "n": 5, "median_ns": 10, "p10_ns": 12, "p90_ns": 20}]})";
+  REQUIRE_THROWS_WITH(parse_calibration(parse_json(broken, "c.json"), "c.json"),
+                      Catch::Contains("$.rows[0]") && Catch::Contains("p10_ns <= median_ns"));
+  REQUIRE_THROWS_AS(parse_calibration(parse_json(R"({"schema_version": 2, "rows": []})", "c.json"), "c.json"), InputError);
+}
+
+TEST_CASE("probe chunks round-trip through a .pstrace and count overflow", "[bench][probe]") {
+  ProbeBufferHeader h{kProbeMagic, 4, 7, 1};
+  REQUIRE(probe_overflow(h) == 3);  // 7 slots taken, 4 fit
+  h.next = 2;
+  REQUIRE(probe_overflow(h) == 0);
+
+  ProbeLaunch l;
+  l.device = 1;
+  l.clock_offset_ns = -1234;
+  l.launch_id = 9;
+  l.kernel = "ag_gemm_comm_tma";
+  l.overflow = 3;
+  for (uint32_t i = 0; i < 3; ++i)
+    l.records.push_back(ProbeRecord{1000 + i, 2000 + i, i, static_cast<uint16_t>(124 + i), 0xff, 1, i, 9});
+  const auto bytes = encode_probe_chunk(l);
+  // 4 + 8 + 4 + (1 + 16) + 4 + 3·32 = 133 bytes
+  REQUIRE(bytes.size() == 133);
+  const ProbeLaunch back = decode_probe_chunk(bytes.data(), bytes.size(), "mem", 0);
+  REQUIRE(back.kernel == "ag_gemm_comm_tma");
+  REQUIRE(back.clock_offset_ns == -1234);
+  REQUIRE(back.overflow == 3);
+  REQUIRE(back.records.size() == 3);
+  REQUIRE(back.records[2].smid == 126);
+  REQUIRE(back.records[2].t_end_ns == 2002);
+  REQUIRE_THROWS_AS(decode_probe_chunk(bytes.data(), bytes.size() - 1, "mem", 0), InputError);
+
+  // 3 spans of role communicate on SMs 124..126, from 1000 to 2002 ns: a 1.0 us window
+  REQUIRE(describe_probes({l}) == "GPU 1 ag_gemm_comm_tma: 3 spans on 3 SMs (124-126), communicate 3, window 1.0 us, overflow 3\n");
+
+  const fs::path dir = test::temp_dir("bench-probe");
+  const std::string path = (dir / "p.pstrace").string();
+  write_probe_pstrace(path, {{"tool", "parascope-bench"}, {"machine", "h200x2"}}, {l, back});
+  ChunkReader reader(path);
+  REQUIRE(reader.chunks().size() == 3);
+  REQUIRE(reader.chunks()[0].header.type == static_cast<uint32_t>(ChunkType::kMetadata));
+  const auto meta = reader.payload(reader.chunks()[0]);
+  REQUIRE(std::string(meta.begin(), meta.end()) == "tool=parascope-bench\nmachine=h200x2\n");
+  REQUIRE(reader.chunks()[2].header.type == static_cast<uint32_t>(ChunkType::kProbeRecords));
+  const auto p = reader.payload(reader.chunks()[2]);
+  REQUIRE(decode_probe_chunk(p.data(), p.size(), path, 0).records[1].block == 1);
+  fs::remove_all(dir);
+}
