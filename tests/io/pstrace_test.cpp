@@ -11,6 +11,8 @@
 #include "trace/io/byte_io.h"
 #include "trace/io/chunk_reader.h"
 #include "trace/io/chunk_writer.h"
+#include "trace/io/crc32c.h"
+#include "trace/core/probe_record.h"
 #include "trace/io/load_trace.h"
 #include "trace/io/pstrace_reader.h"
 #include "trace/io/pstrace_writer.h"
@@ -105,5 +107,268 @@ TEST_CASE("Round trip of the real Kineto sample keeps every event, count and ref
   }
   // and it is much smaller than the JSON it came from (2 × 105 kB)
   CHECK(fs::file_size(path) * 4 < fs::file_size(test::sample_path("allreduce_matmul_2xh200/rank0.json")) * 2);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// Slices declared by a slices chunk's payload (skips its string table, reads track, row, n).
+uint64_t slices_in_chunk(const ChunkReader& r, const ChunkInfo& c) {
+  const std::vector<uint8_t> p = r.payload(c);
+  ByteReader b(p.data(), p.size(), "", 0);
+  const uint64_t strings = b.varint();
+  for (uint64_t i = 0; i < strings; ++i) b.str();
+  b.varint();  // track
+  b.varint();  // first row
+  return b.varint();
+}
+
+void write_u16_at(const std::string& path, uint64_t at, uint16_t v) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(at));
+  f.write(reinterpret_cast<const char*>(&v), 2);
+}
+
+}  // namespace
+
+TEST_CASE("A pstrace cut at any offset loads every complete chunk and warns", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-cut");
+  const Trace original = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const std::string full = (dir / "full.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;  // many chunks, so cuts land in all kinds of places
+  write_pstrace(original, full, o);
+  const uint64_t size = fs::file_size(full);
+  ChunkReader whole(full);
+  REQUIRE(whole.chunks().size() > 40);
+  uint64_t tracks_end = 0;
+  for (const auto& c : whole.chunks())
+    if (c.header.type == static_cast<uint32_t>(ChunkType::kTracks)) tracks_end = c.offset + 20 + c.header.length;
+  const std::string cut = (dir / "cut.pstrace").string();
+  size_t checked = 0;
+  for (uint64_t at = kFileHeaderBytes; at < size; at += 1 + (size - kFileHeaderBytes) / 157) {
+    fs::copy_file(full, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, at);
+    // what a correct reader must return: the slices of every chunk that ends before the cut,
+    // provided the track declarations survived
+    uint64_t expected = 0;
+    if (at >= tracks_end)
+      for (const auto& c : whole.chunks())
+        if (c.header.type == static_cast<uint32_t>(ChunkType::kSlices) && c.offset + 20 + c.header.length <= at)
+          expected += slices_in_chunk(whole, c);
+    PstraceFileReport report;
+    Trace t;
+    REQUIRE_NOTHROW(t = read_pstrace(cut, {}, &report));
+    INFO("cut at byte " << at << " of " << size);
+    CHECK(t.slice_count() == expected);
+    CHECK(report.truncated);
+    REQUIRE_FALSE(report.warnings.empty());
+    const std::string& w = report.warnings.front();
+    CHECK((w.find("truncated: chunk #") != std::string::npos || w.find("ends inside a chunk header") != std::string::npos ||
+           w.find("has no end index") != std::string::npos));
+    ++checked;
+  }
+  CHECK(checked >= 150);
+  SECTION("the message names the lost chunk's type and offset") {
+    const ChunkInfo& last_slices = *std::find_if(whole.chunks().rbegin(), whole.chunks().rend(), [](const ChunkInfo& c) {
+      return c.header.type == static_cast<uint32_t>(ChunkType::kSlices);
+    });
+    fs::copy_file(full, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, last_slices.offset + 20 + 3);
+    PstraceFileReport report;
+    read_pstrace(cut, {}, &report);
+    REQUIRE(report.warnings.size() >= 1);
+    CHECK_THAT(report.warnings[0], Catch::Contains("(slices) at byte " + std::to_string(last_slices.offset) + " needs " +
+                                                   std::to_string(last_slices.header.length) + " payload bytes, 3 present"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A chunk failing its checksum is skipped with its offset and type, the rest loads", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-crc");
+  const Trace original = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const std::string path = (dir / "crc.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;
+  write_pstrace(original, path, o);
+  ChunkReader r(path);
+  const ChunkInfo* victim = nullptr;
+  for (const auto& c : r.chunks())
+    if (c.header.type == static_cast<uint32_t>(ChunkType::kSlices)) victim = &c;  // the last one
+  REQUIRE(victim);
+  const uint64_t lost = slices_in_chunk(r, *victim);
+  const uint64_t at = victim->offset;
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(at + 20 + victim->header.length / 2));
+    const char c = static_cast<char>(f.peek() ^ 0x5A);
+    f.put(c);
+  }
+  PstraceFileReport report;
+  const Trace t = read_pstrace(path, {}, &report);
+  CHECK(t.slice_count() == original.slice_count() - lost);
+  CHECK(report.chunks_skipped == 1);
+  REQUIRE_FALSE(report.warnings.empty());
+  CHECK(report.warnings[0] == path + ": slices chunk at byte " + std::to_string(at) +
+                                  " skipped: checksum mismatch in slices chunk (its slices are missing from the trace)");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A newer major version is refused, a newer minor is read", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-ver");
+  const std::string path = (dir / "v.pstrace").string();
+  write_pstrace(test::make_rich_trace(), path);
+  auto rewrite_header_crc = [&] {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> head(28);
+    in.read(head.data(), 28);
+    in.close();
+    const uint32_t crc = crc32c(head.data(), 28);
+    std::fstream g(path, std::ios::in | std::ios::out | std::ios::binary);
+    g.seekp(28);
+    g.write(reinterpret_cast<const char*>(&crc), 4);
+  };
+  SECTION("major 2") {
+    write_u16_at(path, 8, 2);
+    rewrite_header_crc();
+    REQUIRE_THROWS_WITH(load_trace({path}), path + " (byte 8): format version 2.0 is newer than this build reads (1.x); update Parascope");
+  }
+  SECTION("minor 7 of the same major") {
+    write_u16_at(path, 10, 7);
+    rewrite_header_crc();
+    PstraceFileReport report;
+    const Trace t = read_pstrace(path, {}, &report);
+    CHECK(report.version_minor == 7);
+    CHECK(t.slice_count() == test::make_rich_trace().slice_count());
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never trusted", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-lie");
+  const std::string path = (dir / "lie.pstrace").string();
+  // a valid declaration prefix: one process, one track
+  auto prefix = [](PstraceWriter& w) {
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    w.add_track(d);
+    w.flush();
+  };
+  SECTION("a slices chunk claiming 10^12 slices in a few bytes") {
+    uint64_t at = 0;
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);  // no strings
+      b.varint(0);  // track 0
+      b.varint(0);  // first row
+      b.varint(1'000'000'000'000ull);
+      b.varint(0);
+      b.varint(0);
+      b.u8(0);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+      at = w.bytes_written() - 20 - b.size();
+    }
+    // payload byte 9: the end of the 6-byte count that starts at byte 3
+    REQUIRE_THROWS_WITH(read_pstrace(path), path + " (byte " + std::to_string(at) +
+                                                ", slices chunk, payload byte 9): slice count 1000000000000 exceeds what the chunk holds");
+  }
+  SECTION("a string table claiming 2^40 strings") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(1ull << 40);
+      b.str("x");
+      w.append_raw(ChunkType::kTracks, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("tracks chunk, payload byte 6): string count 1099511627776 exceeds what the chunk holds"));
+  }
+  SECTION("a probe chunk claiming more records than its bytes") {
+    {
+      PstraceWriter w(path);
+      ByteWriter b;
+      b.varint(0);   // device
+      b.svarint(0);  // offset
+      b.varint(0);   // correlation
+      b.varint(0);   // launch
+      b.str("k");
+      b.varint(0);   // overflow
+      b.varint(3);   // three records...
+      ProbeRecord rec{};
+      b.raw(&rec, sizeof rec);  // ...but one present
+      w.append_raw(ChunkType::kProbeRecords, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("probe record count 3 exceeds what the chunk holds"));
+  }
+  SECTION("a string index outside the chunk's table") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);  // empty table
+      b.varint(0);
+      b.varint(0);
+      b.varint(1);  // one slice
+      b.varint(0);
+      b.varint(0);
+      b.u8(0);
+      b.svarint(5);
+      b.varint(1);
+      b.varint(9);  // name: local string 9 of 0
+      b.u8(static_cast<uint8_t>(SliceKind::kGeneric) | 0x10);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("string index 9 outside the chunk's table of 1"));
+  }
+  SECTION("unknown chunk types: optional skipped with a warning, must-understand refused") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      const std::vector<uint8_t> junk = {1, 2, 3};
+      w.append_raw(static_cast<ChunkType>(99), junk, Codec::kNone);
+    }
+    PstraceFileReport report;
+    read_pstrace(path, {}, &report);
+    CHECK(report.chunks_skipped == 1);
+    REQUIRE(report.warnings.size() == 1);
+    CHECK(report.warnings[0] == path + ": 1 unknown(99) chunk not read by this build; skipped");
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      const std::vector<uint8_t> junk = {1, 2, 3};
+      w.append_raw(static_cast<ChunkType>(99u | kChunkMustUnderstand), junk, Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("chunk of type unknown(99) must be understood and this build does not read it"));
+  }
+  SECTION("slices of a track that was never declared are dropped with a count") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);
+      b.varint(77);  // undeclared track
+      b.varint(0);
+      b.varint(1);
+      b.varint(0);
+      b.varint(0);
+      b.u8(0);
+      b.svarint(5);
+      b.varint(1);
+      b.varint(0);
+      b.u8(static_cast<uint8_t>(SliceKind::kGeneric) | 0x10);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+    }
+    PstraceFileReport report;
+    const Trace t = read_pstrace(path, {}, &report);
+    CHECK(t.slice_count() == 0);
+    REQUIRE(report.warnings.size() == 1);
+    CHECK_THAT(report.warnings[0], Catch::EndsWith("1 slices and samples belong to tracks whose declaration is missing; dropped"));
+  }
   fs::remove_all(dir);
 }
