@@ -315,8 +315,9 @@ TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never truste
       b.varint(0);
       b.varint(0);
       b.varint(1);  // one slice
-      b.varint(0);
-      b.varint(0);
+      b.varint(0);  // no launch configs
+      b.varint(0);  // no arg shapes
+      b.varint(0);  // no arg sets
       b.u8(0);
       b.svarint(5);
       b.varint(1);
@@ -355,6 +356,7 @@ TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never truste
       b.varint(77);  // undeclared track
       b.varint(0);
       b.varint(1);
+      b.varint(0);
       b.varint(0);
       b.varint(0);
       b.u8(0);

@@ -64,6 +64,15 @@ class ByteReader {
   uint64_t u64() { return get<uint64_t>(); }
   double f64() { return get<double>(); }
   uint64_t varint() {
+    if (remaining() >= 10) [[likely]] {  // no bound check per byte: a varint is at most 10 bytes
+      uint64_t v = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        const uint8_t b = *p_++;
+        v |= static_cast<uint64_t>(b & 0x7F) << shift;
+        if (!(b & 0x80)) return v;
+      }
+      fail("varint longer than 10 bytes");
+    }
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       need(1);

@@ -28,8 +28,9 @@
 //                z id | s id_text, s name, z parent, u8 flags (1: simulated), u8 counter_source,
 //                s unit). Ids ≥ 2^62 are 2^62 + a StringId (string pids/tids, counter series)
 //                and are stored as text. Link tracks' id is a file link index.
-//   slices     : strings, v track, v first_row, v n, launch configs (v m, m × 9 v), arg sets
-//                (v k, k × (v count, count × (s key, u8 type, value))), u8 has_args, then columns:
+//   slices     : strings, v track, v first_row, v n, launch configs (v m, m × 9 v), arg shapes
+//                (v h, h × (v count, count × (s key, u8 type))), arg sets (v k, k × (v shape, one
+//                value per field of the shape)), u8 has_args, then columns:
 //                start (z first, z deltas), dur (v), name (s), kind (u8: SliceKind | 0x10 when
 //                the slice has no detail record), args (v set+1, only when has_args), then one
 //                detail record per slice with one, in order (correlations are z deltas from the
@@ -43,7 +44,8 @@
 //                  cpu_op  z external_id delta, v flops, v sequence+1
 //                  api     z corr, v cbid, z result
 //                  sm_span v block, v tag, v launch_id, ref kernel, u8 warp, u8 role
-//                Arg values by type: int z, uint v, double f64, bool u8, string/json s.
+//                Arg values by type: int and uint z deltas from the same field of the
+//                previous set of the same shape, double f64, bool u8, string/json s.
 //   counters   : strings, v track, v n, time (z first, z deltas), value (f64 × n)
 //   flows      : strings, v n, n × (ref from, ref to, u8 kind)
 //   collectives: strings, v n, n × (u8 op, u8 dtype_bytes, v channels, z rank, z group_size,

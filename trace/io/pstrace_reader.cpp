@@ -395,28 +395,52 @@ class Importer {
       c.dynamic_smem = static_cast<uint32_t>(r.varint());
       configs_.push_back(b_.add_launch_config(c));
     }
+    shape_keys_.clear();
+    shape_types_.clear();
+    shape_fields_.assign(1, 0);
+    const uint64_t h = r.count(1, "argument shape");
+    for (uint64_t i = 0; i < h; ++i) {
+      const uint64_t cnt = r.count(2, "argument");
+      for (uint64_t j = 0; j < cnt; ++j) {
+        shape_keys_.push_back(local_string(r, strs_));
+        const uint8_t type = r.u8();
+        if (type > static_cast<uint8_t>(ArgValue::Type::kJson)) r.fail("argument type " + std::to_string(type) + " out of range");
+        shape_types_.push_back(static_cast<ArgValue::Type>(type));
+      }
+      shape_fields_.push_back(static_cast<uint32_t>(shape_keys_.size()));
+    }
+    prev_values_.assign(shape_keys_.size(), 0);
     arg_pool_.clear();
-    arg_offsets_.assign(1, 0);
+    arg_offsets_.clear();
     const uint64_t k = r.count(1, "argument set");
     for (uint64_t i = 0; i < k; ++i) {
-      const uint64_t cnt = r.count(3, "argument");
-      for (uint64_t j = 0; j < cnt; ++j) {
+      const uint64_t sh = r.varint();
+      if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
+      for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
         Arg a;
-        a.key = local_string(r, strs_);
-        const uint8_t type = r.u8();
-        switch (type) {
-          case 0: a.value = ArgValue::of_int(r.svarint()); break;
-          case 1: a.value = ArgValue::of_uint(r.varint()); break;
-          case 2: a.value = ArgValue::of_double(r.f64()); break;
-          case 3: a.value = ArgValue::of_bool(r.u8() != 0); break;
-          case 4: a.value = ArgValue::of_string(local_string(r, strs_)); break;
-          case 5: a.value = ArgValue::of_json(local_string(r, strs_)); break;
-          default: r.fail("argument type " + std::to_string(type) + " out of range");
+        a.key = shape_keys_[f];
+        int64_t& prev = prev_values_[f];
+        switch (shape_types_[f]) {
+          case ArgValue::Type::kInt:
+            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
+            a.value = ArgValue::of_int(prev);
+            break;
+          case ArgValue::Type::kUInt:
+            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
+            a.value = ArgValue::of_uint(static_cast<uint64_t>(prev));
+            break;
+          case ArgValue::Type::kDouble: a.value = ArgValue::of_double(r.f64()); break;
+          case ArgValue::Type::kBool: a.value = ArgValue::of_bool(r.u8() != 0); break;
+          case ArgValue::Type::kString: a.value = ArgValue::of_string(local_string(r, strs_)); break;
+          case ArgValue::Type::kJson: a.value = ArgValue::of_json(local_string(r, strs_)); break;
         }
         arg_pool_.push_back(a);
       }
       arg_offsets_.push_back(static_cast<uint32_t>(arg_pool_.size()));
     }
+    // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
+    const uint32_t first_set =
+        k ? b_.trace().args.append_sets(arg_pool_, arg_offsets_) : 0;
     const bool has_args = r.u8() != 0;
     start_.resize(n);
     dur_.resize(n);
@@ -542,11 +566,7 @@ class Importer {
           default: r.fail("slice kind " + std::string(to_string(kind)) + " has no detail record");
         }
       }
-      std::span<const Arg> args;
-      if (has_args && set_[i] != 0)
-        args = std::span<const Arg>(arg_pool_.data() + arg_offsets_[set_[i] - 1],
-                                    arg_offsets_[set_[i]] - arg_offsets_[set_[i] - 1]);
-      b_.add_slice(bt, start_[i], dur_[i], name_[i], ref, args);
+      b_.add_slice_with_arg_set(bt, start_[i], dur_[i], name_[i], ref, has_args && set_[i] ? first_set + set_[i] - 1 : kNone32);
     }
     report_.slices += static_cast<int64_t>(n);
   }
@@ -820,6 +840,10 @@ class Importer {
   std::vector<uint32_t> configs_;
   std::vector<Arg> arg_pool_;
   std::vector<uint32_t> arg_offsets_;
+  std::vector<StringId> shape_keys_;
+  std::vector<ArgValue::Type> shape_types_;
+  std::vector<uint32_t> shape_fields_;
+  std::vector<int64_t> prev_values_;
   std::vector<TimeNs> start_, dur_;
   std::vector<StringId> name_;
   std::vector<uint8_t> kind_;

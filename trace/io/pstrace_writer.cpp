@@ -331,23 +331,7 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
       body_.varint(lc.static_smem);
       body_.varint(lc.dynamic_smem);
     }
-    body_.varint(set_order.size());
-    for (uint32_t set : set_order) {
-      const auto args = src.args.get(set);
-      body_.varint(args.size());
-      for (const Arg& a : args) {
-        body_.varint(local_.local(a.key));
-        body_.u8(static_cast<uint8_t>(a.value.type));
-        switch (a.value.type) {
-          case ArgValue::Type::kInt: body_.svarint(a.value.i); break;
-          case ArgValue::Type::kUInt: body_.varint(a.value.u); break;
-          case ArgValue::Type::kDouble: body_.f64(a.value.d); break;
-          case ArgValue::Type::kBool: body_.u8(a.value.b ? 1 : 0); break;
-          case ArgValue::Type::kString:
-          case ArgValue::Type::kJson: body_.varint(local_.local(a.value.s)); break;
-        }
-      }
-    }
+    write_arg_sets(src, set_order);
     body_.u8(has_args ? 1 : 0);
     body_.svarint(s.start[b]);
     for (size_t i = b + 1; i < e; ++i) body_.svarint(s.start[i] - s.start[i - 1]);
@@ -458,6 +442,71 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
     for (size_t i = b + 1; i < e; ++i) body_.svarint(c.time[i] - c.time[i - 1]);
     for (size_t i = b; i < e; ++i) body_.f64(c.value[i]);
     emit(ChunkType::kCounters);
+  }
+}
+
+// Sets sharing their keys and types (a "shape": every kernel of a Kineto trace has the same six
+// args) store the shape once and then only values, integers as deltas per field.
+void PstraceWriter::write_arg_sets(const Trace& src, const std::vector<uint32_t>& sets) {
+  shapes_.clear();
+  shape_fields_.assign(1, 0);
+  shape_index_.clear();
+  set_shape_.clear();
+  for (uint32_t set : sets) {
+    const auto args = src.args.get(set);
+    uint64_t h = args.size();
+    for (const Arg& a : args) h = (h * 0x100000001b3ull) ^ ((uint64_t{a.key} << 8) | static_cast<uint8_t>(a.value.type));
+    auto& bucket = shape_index_[h];
+    uint32_t found = kNone32;
+    for (uint32_t shape : bucket) {
+      const uint32_t b = shape_fields_[shape], e = shape_fields_[shape + 1];
+      if (e - b != args.size()) continue;
+      bool same = true;
+      for (uint32_t f = b; f < e && same; ++f)
+        same = shapes_[f].first == args[f - b].key && shapes_[f].second == static_cast<uint8_t>(args[f - b].value.type);
+      if (same) found = shape;
+    }
+    if (found == kNone32) {
+      found = static_cast<uint32_t>(shape_fields_.size() - 1);
+      for (const Arg& a : args) shapes_.emplace_back(a.key, static_cast<uint8_t>(a.value.type));
+      shape_fields_.push_back(static_cast<uint32_t>(shapes_.size()));
+      bucket.push_back(found);
+    }
+    set_shape_.push_back(found);
+  }
+  const size_t shape_count = shape_fields_.size() - 1;
+  body_.varint(shape_count);
+  for (size_t sh = 0; sh < shape_count; ++sh) {
+    body_.varint(shape_fields_[sh + 1] - shape_fields_[sh]);
+    for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
+      body_.varint(local_.local(shapes_[f].first));
+      body_.u8(shapes_[f].second);
+    }
+  }
+  prev_values_.assign(shapes_.size(), 0);
+  body_.varint(sets.size());
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const uint32_t sh = set_shape_[i];
+    body_.varint(sh);
+    const auto args = src.args.get(sets[i]);
+    for (size_t f = 0; f < args.size(); ++f) {
+      const ArgValue& v = args[f].value;
+      int64_t& prev = prev_values_[shape_fields_[sh] + f];
+      switch (v.type) {
+        case ArgValue::Type::kInt:
+          body_.svarint(static_cast<int64_t>(static_cast<uint64_t>(v.i) - static_cast<uint64_t>(prev)));
+          prev = v.i;
+          break;
+        case ArgValue::Type::kUInt:
+          body_.svarint(static_cast<int64_t>(v.u - static_cast<uint64_t>(prev)));
+          prev = static_cast<int64_t>(v.u);
+          break;
+        case ArgValue::Type::kDouble: body_.f64(v.d); break;
+        case ArgValue::Type::kBool: body_.u8(v.b ? 1 : 0); break;
+        case ArgValue::Type::kString:
+        case ArgValue::Type::kJson: body_.varint(local_.local(v.s)); break;
+      }
+    }
   }
 }
 

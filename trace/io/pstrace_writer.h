@@ -98,6 +98,7 @@ class PstraceWriter {
   void write_declarations(const Trace& src, size_t processes_from, size_t devices_from, size_t links_from,
                           size_t tracks_from);
   void write_track_data(const Trace& src, uint32_t track, uint64_t first_row);
+  void write_arg_sets(const Trace& src, const std::vector<uint32_t>& sets);
   void write_relations(const Trace& src);
   void write_metadata_and_warnings(const Trace& src);
   void emit(ChunkType type);  // chunk from strings_ table + body_
@@ -113,6 +114,11 @@ class PstraceWriter {
   bool topology_written_ = true;
   size_t buffered_ = 0;
   pstrace::LocalStrings local_;
+  std::vector<std::pair<StringId, uint8_t>> shapes_;  // fields of every shape of the chunk
+  std::vector<uint32_t> shape_fields_;                // shape i: shapes_[shape_fields_[i], [i+1])
+  std::unordered_map<uint64_t, std::vector<uint32_t>> shape_index_;
+  std::vector<uint32_t> set_shape_;
+  std::vector<int64_t> prev_values_;
   ByteWriter body_;
   ByteWriter chunk_;
 };
