@@ -107,7 +107,8 @@ EventRef PstraceWriter::push_slice(uint32_t track, TimeNs start, TimeNs dur, Str
   s.ref.push_back(ref);
   if (!args.empty() || !s.args.empty()) {
     if (s.args.empty()) s.args.assign(s.size() - 1, kNone32);
-    s.args.push_back(pending_.args.add(args));
+    // no dedup lookup: it costs more than the few bytes an identical set stored twice takes
+    s.args.push_back(pending_.args.append(args));
   }
   ++buffered_;
   maybe_flush();
@@ -297,8 +298,8 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
   const Track& t = src.tracks[ti];
   const SliceColumns& s = t.slices;
   const size_t per = options_.slices_per_chunk;
-  std::unordered_map<uint32_t, uint32_t> configs, sets;
-  std::vector<uint32_t> config_order, set_order;
+  std::vector<uint32_t>& config_order = config_order_;
+  std::vector<uint32_t>& set_order = set_order_;
   for (size_t b = 0; b < s.size(); b += per) {
     const size_t e = std::min(s.size(), b + per);
     local_.begin(src.strings);
@@ -307,20 +308,25 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
     body_.varint(first_row + b);
     body_.varint(e - b);
     // tables first: the launch configs and argument sets this run uses
-    configs.clear();
     config_order.clear();
-    sets.clear();
     set_order.clear();
+    config_slots_.begin(src.launch_configs.size());
+    set_slots_.begin(src.args.set_count());
     const bool has_args = !s.args.empty();
+    const size_t set_count = src.args.set_count(), config_count = src.launch_configs.size();
+    local_args_.clear();
+    local_configs_.clear();
     for (size_t i = b; i < e; ++i) {
       const SliceRef r = s.ref[i];
+      uint32_t cfg = 0;
       if (r.kind() == SliceKind::kKernel && r.has_detail() && r.index() < src.kernels.size()) {
         const uint32_t c = src.kernels[r.index()].launch_config;
-        if (c < src.launch_configs.size() && configs.try_emplace(c, static_cast<uint32_t>(config_order.size())).second)
-          config_order.push_back(c);
+        if (c < config_count) cfg = config_slots_.local(c, config_order) + 1;
       }
-      if (has_args && s.args[i] != kNone32 && sets.try_emplace(s.args[i], static_cast<uint32_t>(set_order.size())).second)
-        set_order.push_back(s.args[i]);
+      local_configs_.push_back(cfg);
+      uint32_t set = 0;
+      if (has_args && s.args[i] < set_count) set = set_slots_.local(s.args[i], set_order) + 1;
+      local_args_.push_back(set);
     }
     body_.varint(config_order.size());
     for (uint32_t c : config_order) {
@@ -343,7 +349,7 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
       body_.u8(static_cast<uint8_t>(static_cast<uint8_t>(r.kind()) | (detail ? 0 : kNoDetailBit)));
     }
     if (has_args)
-      for (size_t i = b; i < e; ++i) body_.varint(s.args[i] == kNone32 ? 0 : uint64_t{sets[s.args[i]]} + 1);
+      for (size_t i = b; i < e; ++i) body_.varint(local_args_[i - b]);
     int64_t prev_corr = 0;
     uint64_t prev_ext = 0;
     auto corr = [&](uint32_t c) {
@@ -356,8 +362,7 @@ void PstraceWriter::write_track_data(const Trace& src, uint32_t ti, uint64_t fir
       switch (r.kind()) {
         case SliceKind::kKernel: {
           const KernelInfo& k = src.kernels[r.index()];
-          auto it = configs.find(k.launch_config);
-          body_.varint(it == configs.end() ? 0 : uint64_t{it->second} + 1);
+          body_.varint(local_configs_[i - b]);
           corr(k.correlation);
           body_.varint(k.graph_id);
           body_.varint(k.graph_node_id.get());

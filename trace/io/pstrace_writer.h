@@ -7,6 +7,7 @@
 // in flows, collectives and SM spans. One thread at a time; callers that share a writer lock.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -119,6 +120,32 @@ class PstraceWriter {
   std::unordered_map<uint64_t, std::vector<uint32_t>> shape_index_;
   std::vector<uint32_t> set_shape_;
   std::vector<int64_t> prev_values_;
+  // Chunk-local numbering of trace-wide ids (launch configs, arg sets) in order of first use:
+  // generation-stamped slots, so a new chunk costs nothing and a lookup is two array reads.
+  struct LocalIds {
+    std::vector<uint32_t> index, gen;
+    uint32_t generation = 0;
+    void begin(size_t table_size) {
+      if (index.size() < table_size) {
+        index.resize(table_size, 0);
+        gen.resize(table_size, 0);
+      }
+      if (++generation == 0) {
+        std::fill(gen.begin(), gen.end(), 0u);
+        generation = 1;
+      }
+    }
+    uint32_t local(uint32_t id, std::vector<uint32_t>& order) {
+      if (gen[id] != generation) {
+        gen[id] = generation;
+        index[id] = static_cast<uint32_t>(order.size());
+        order.push_back(id);
+      }
+      return index[id];
+    }
+  };
+  LocalIds config_slots_, set_slots_;
+  std::vector<uint32_t> config_order_, set_order_, local_configs_, local_args_;
   ByteWriter body_;
   ByteWriter chunk_;
 };

@@ -6,6 +6,7 @@
 // and compares sizes. Prints a table and writes the numbers as JSON.
 //
 //   parascope-bench-pstrace [--events N] [--dir DIR] [--json OUT] [--keep]
+//   parascope-bench-pstrace --only-native FILE.pstrace   (write/load phases on an existing file: profiling)
 #include <sys/resource.h>
 
 #include <charconv>
@@ -262,7 +263,9 @@ long peak_rss_mb() {
 }
 
 // The trace replayed through the incremental API (what the collector, bench harness and simulator do).
-void replay_incremental(const Trace& t, const std::string& path) {
+// `with_args` false: the same events without their free-form args (what the collector and Nsight
+// exports produce), to show what the args cost.
+void replay_incremental(const Trace& t, const std::string& path, bool with_args = true) {
   PstraceWriter w(path);
   std::vector<StringId> sid(t.strings.size());
   for (size_t i = 0; i < t.strings.size(); ++i) sid[i] = w.intern(t.strings.view(static_cast<StringId>(i)));
@@ -285,7 +288,7 @@ void replay_incremental(const Trace& t, const std::string& path) {
     const SliceColumns& s = t.tracks[ti].slices;
     for (size_t i = 0; i < s.size(); ++i) {
       args.clear();
-      for (Arg a : t.args.get(s.args_of(i))) {
+      for (Arg a : t.args.get(with_args ? s.args_of(i) : kNone32)) {
         a.key = sid[a.key];
         if (a.value.type == ArgValue::Type::kString || a.value.type == ArgValue::Type::kJson) a.value.s = sid[a.value.s];
         args.push_back(a);
@@ -340,6 +343,20 @@ int main(int argc, char** argv) {
     else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--json" && i + 1 < argc) json_out = argv[++i];
     else if (a == "--keep") keep = true;
+    else if (a == "--only-native" && i + 1 < argc) {
+      const Trace t = read_pstrace(argv[++i]);
+      const std::string out = (fs::temp_directory_path() / "parascope-bench-only-native.pstrace").string();
+      double c0 = cpu_seconds();
+      write_pstrace(t, out);
+      const double w = cpu_seconds() - c0;
+      c0 = cpu_seconds();
+      const Trace back = read_pstrace(out);
+      const double l = cpu_seconds() - c0;
+      std::printf("%" PRIu64 " events: write %.3f cpu s (%.0f/s), load %.3f cpu s (%.0f/s)\n", events_of(t), w,
+                  events_of(t) / w, l, events_of(back) / l);
+      fs::remove(out);
+      return 0;
+    }
     else {
       std::fprintf(stderr, "usage: %s [--events N] [--dir DIR] [--json OUT] [--keep]\n", argv[0]);
       return 2;
@@ -381,6 +398,21 @@ int main(int argc, char** argv) {
   const double inc_s = seconds_since(t0), inc_cpu = cpu_seconds() - c0;
   const uint64_t inc_bytes = fs::file_size(incremental);
 
+  const std::string bare = (fs::path(dir) / "no-args.pstrace").string();
+  replay_incremental(trace, bare, false);
+  double bare_s = 1e30, bare_cpu = 0;
+  for (int run = 0; run < 3; ++run) {
+    c0 = cpu_seconds();
+    t0 = std::chrono::steady_clock::now();
+    const Trace back = read_pstrace(bare);
+    const double s = seconds_since(t0);
+    if (s < bare_s) {
+      bare_s = s;
+      bare_cpu = cpu_seconds() - c0;
+    }
+  }
+  const uint64_t bare_bytes = fs::file_size(bare);
+
   double load_s = 1e30, load_cpu = 0;
   size_t loaded_slices = 0, loaded_flows = 0;
   for (int run = 0; run < 3; ++run) {
@@ -397,15 +429,16 @@ int main(int argc, char** argv) {
   }
   const bool same = loaded_slices == trace.slice_count() && loaded_flows == trace.flows.size();
 
-  std::printf("\n%-44s %9s %9s %14s %10s\n", "phase", "wall s", "cpu s", "events/s", "MB/s");
+  std::printf("\n%-44s %9s %9s %14s %14s %10s\n", "phase", "wall s", "cpu s", "events/s wall", "events/s cpu", "MB/s");
   auto row = [&](const char* what, double s, double cpu, double mb) {
-    std::printf("%-44s %9.3f %9.3f %14.0f %10.1f\n", what, s, cpu, events / s, mb / s);
+    std::printf("%-44s %9.3f %9.3f %14.0f %14.0f %10.1f\n", what, s, cpu, events / s, events / cpu, mb / s);
   };
-  std::printf("%-44s %9.3f %9s %14s %10.1f\n", "generate Kineto JSON (8 ranks)", gen_s, "-", "-", gen.json_bytes / 1e6 / gen_s);
+  std::printf("%-44s %9.3f %9s %14s %14s %10.1f\n", "generate Kineto JSON (8 ranks)", gen_s, "-", "-", "-", gen.json_bytes / 1e6 / gen_s);
   row("JSON import (load_trace, baseline)", json_s, json_cpu, gen.json_bytes / 1e6);
   row("native write (write_pstrace)", write_s, write_cpu, native_bytes / 1e6);
   row("native write (PstraceWriter incremental API)", inc_s, inc_cpu, inc_bytes / 1e6);
   row("native load (read_pstrace, best of 3)", load_s, load_cpu, native_bytes / 1e6);
+  row("native load, same events without args", bare_s, bare_cpu, bare_bytes / 1e6);
   std::printf("\nsizes: JSON %" PRIu64 " bytes, .pstrace %" PRIu64 " bytes (1/%.1f), incremental %" PRIu64
               " bytes; %.2f bytes/event\n",
               gen.json_bytes, native_bytes, static_cast<double>(gen.json_bytes) / native_bytes, inc_bytes,
@@ -431,6 +464,10 @@ int main(int argc, char** argv) {
       {"load_s", JsonValue::number(load_s)},
       {"load_cpu_s", JsonValue::number(load_cpu)},
       {"load_events_per_s", JsonValue::number(events / load_s)},
+      {"load_cpu_events_per_s", JsonValue::number(events / load_cpu)},
+      {"load_no_args_s", JsonValue::number(bare_s)},
+      {"load_no_args_cpu_s", JsonValue::number(bare_cpu)},
+      {"no_args_pstrace_bytes", JsonValue::number(static_cast<int64_t>(bare_bytes))},
       {"write_events_per_s", JsonValue::number(events / write_s)},
       {"json_import_events_per_s", JsonValue::number(events / json_s)},
       {"round_trip_complete", JsonValue::boolean(same)},
