@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -372,5 +373,54 @@ TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never truste
     REQUIRE(report.warnings.size() == 1);
     CHECK_THAT(report.warnings[0], Catch::EndsWith("1 slices and samples belong to tracks whose declaration is missing; dropped"));
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Mutated payloads with valid checksums are read or rejected, never crash", "[io][pstrace][damage]") {
+  // Each mutation flips bits of one payload byte and rewrites the chunk's CRC, so the decoder
+  // (not the checksum) meets the damage: it must either read the file or throw InputError.
+  const fs::path dir = test::temp_dir("pst-mutate");
+  const std::string clean = (dir / "clean.pstrace").string();
+  PstraceWriteOptions o;
+  o.codec = Codec::kNone;
+  o.slices_per_chunk = 4;
+  write_pstrace(test::make_rich_trace(), clean, o);
+  std::vector<char> bytes;
+  {
+    std::ifstream in(clean, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::vector<ChunkInfo> chunks;
+  {
+    ChunkReader r(clean);
+    chunks = r.chunks();
+  }
+  REQUIRE(chunks.size() > 20);
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const std::string path = (dir / "m.pstrace").string();
+  size_t read = 0, rejected = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<char> m = bytes;
+    const ChunkInfo& c = chunks[next() % chunks.size()];
+    if (c.header.length == 0) continue;
+    const uint64_t body = c.offset + 20;
+    m[body + next() % c.header.length] ^= static_cast<char>(1 + next() % 255);
+    const uint32_t crc = crc32c(m.data() + body, c.header.length);
+    std::memcpy(m.data() + c.offset + 16, &crc, 4);
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(m.data(), static_cast<std::streamsize>(m.size()));
+    try {
+      read_pstrace(path);
+      ++read;
+    } catch (const InputError&) {
+      ++rejected;
+    }
+  }
+  INFO(read << " read, " << rejected << " rejected");
+  CHECK(read + rejected > 2900);  // mutations of empty payloads are skipped
+  CHECK(rejected > 100);          // most flips of counts, kinds and indexes are caught
   fs::remove_all(dir);
 }

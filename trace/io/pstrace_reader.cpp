@@ -450,7 +450,7 @@ class Importer {
     for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
     for (uint64_t i = 0; i < n; ++i) dur_[i] = static_cast<TimeNs>(r.varint());
     for (uint64_t i = 0; i < n; ++i) name_[i] = local_string(r, strs_);
-    std::memcpy(kind_.data(), r.raw(n), n);
+    if (n) std::memcpy(kind_.data(), r.raw(n), n);
     if (has_args) {
       set_.resize(n);
       for (uint64_t i = 0; i < n; ++i) {
