@@ -9,6 +9,8 @@
 #include "trace/io/load_trace.h"
 #include "trace/io/nsys_sqlite_reader.h"
 
+#include <sqlite3.h>
+
 using namespace parascope;
 namespace fs = std::filesystem;
 
@@ -144,5 +146,94 @@ TEST_CASE("Nsight: a report needs exporting, a non-export database is refused", 
     std::ofstream(dir / "bad.sqlite", std::ios::binary) << std::string("SQLite format 3\0", 16) << std::string(200, 'x');
     REQUIRE_THROWS_WITH(load_trace({(dir / "bad.sqlite").string()}), Catch::StartsWith((dir / "bad.sqlite").string()));
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+void exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string m = err ? err : "?";
+    sqlite3_free(err);
+    FAIL(m);
+  }
+}
+}  // namespace
+
+TEST_CASE("Nsight: an older, sparser schema: missing columns and tables, NVTX domains and categories", "[io][nsys]") {
+  // A hand-made export: kernels without launch-config columns but with graph ids, a runtime table
+  // without eventClass/returnValue, no session start time, a peer copy, NVTX with a named domain,
+  // a category, a colour and an int64 payload.
+  const fs::path dir = test::temp_dir("nsys-sparse");
+  const std::string path = (dir / "sparse.sqlite").string();
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  exec(db, R"(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO StringIds VALUES (1, 'graph_kernel'), (2, 'cudaGraphLaunch_v10000'), (3, 'main');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
+      streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, graphId INTEGER,
+      graphNodeId INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 1500, 1, 1, 13, 77, 281474993487872, 1, 5, 9);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
+      streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER,
+      srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, dstDeviceId INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1600, 1700, 1, 1, 13, 78, 281474993487872, 4096, 10, 2, 2, 1, 0);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER,
+      nameId INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (900, 950, 281474993487873, 77, 2);
+    CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);
+    INSERT INTO ThreadNames VALUES (3, 0, 281474993487873);
+    CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,
+      color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,
+      uint64Value INTEGER, int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER,
+      floatValue REAL, jsonTextId INTEGER, jsonText TEXT, binaryData TEXT);
+    INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid, domainId) VALUES (0, 75, 'NCCL', 281474993487873, 3);
+    INSERT INTO NVTX_EVENTS (start, eventType, category, text, globalTid, domainId) VALUES (0, 33, 2, 'comm', 281474993487873, 3);
+    INSERT INTO NVTX_EVENTS (start, end, eventType, category, color, text, globalTid, domainId, int64Value)
+      VALUES (800, 2000, 59, 2, 4278255360, 'allreduce', 281474993487873, 3, -42);
+    INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES (850, 3000, 60, 'step', 281474993487873, 3);
+    INSERT INTO NVTX_EVENTS (start, eventType, textId, globalTid, domainId) VALUES (990, 34, 3, 281474993487873, 0);
+    INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES (995, NULL, 59, 'open', 281474993487873, 0);
+  )");
+  sqlite3_close(db);
+
+  const Trace t = load_trace({path});
+  REQUIRE(t.processes.size() == 1);
+  CHECK(t.processes[0].pid == 1);  // globalPid 281474993487872 = (1 << 48) | (1 << 24)
+  CHECK(t.processes[0].clock_offset_ns == 0);
+  CHECK(t.processes[0].clock_offset_reason == "none (session-relative ns; no TARGET_INFO_SESSION_START_TIME)");
+  REQUIRE(t.devices.size() == 2);  // device 1, and device 0 as the copy's destination
+  REQUIRE(t.kernels.size() == 1);
+  CHECK(t.kernels[0].graph_id == 5);
+  CHECK(t.kernels[0].graph_node_id.get() == 9);
+  CHECK(t.launch_config(t.kernels[0])->grid[0] == 0);  // columns absent: zeros, not a failure
+  REQUIRE(t.memcpys.size() == 1);
+  CHECK(t.memcpys[0].copy_kind == CopyKind::kPtoP);
+  CHECK(t.devices[t.memcpys[0].src_device].ordinal == 1);
+  CHECK(t.devices[t.memcpys[0].dst_device].ordinal == 0);
+  REQUIRE(t.flows.size() == 1);  // cudaGraphLaunch (correlation 77) → graph_kernel
+  CHECK(t.str(t.tracks[t.flows[0].from.track].slices.name[t.flows[0].from.index]) == "cudaGraphLaunch");
+  CHECK(t.str(t.tracks[t.flows[0].from.track].name) == "main (1)");
+  // NVTX: the push/pop range on the thread carries domain, category, colour and payload
+  const NvtxInfo* range = nullptr;
+  const Track* domain_track = nullptr;
+  for (const Track& tr : t.tracks) {
+    if (tr.key.kind == TrackKind::kNvtx) domain_track = &tr;
+    for (size_t i = 0; i < tr.slices.size(); ++i)
+      if (t.str(tr.slices.name[i]) == "allreduce") range = &t.nvtx[tr.slices.ref[i].index()];
+  }
+  REQUIRE(range);
+  CHECK(t.str(range->domain) == "NCCL");
+  CHECK(t.str(range->category) == "comm");
+  CHECK(range->color_argb == 0xFF00FF00u);
+  CHECK(range->payload_type == 2);  // int64
+  CHECK(static_cast<int64_t>(range->payload.get()) == -42);
+  REQUIRE(domain_track);  // start/end ranges go on a per-domain track
+  CHECK(t.str(domain_track->name) == "NVTX NCCL");
+  REQUIRE(domain_track->slices.size() == 1);
+  CHECK(domain_track->slices.dur[0] == 2150);
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::EndsWith("1 NVTX ranges have no end; shown with zero length"));
   fs::remove_all(dir);
 }

@@ -14,8 +14,9 @@
 // f64/u8/u32 fixed width. Payloads marked `strings` open with a local string table
 // `v n, n × (v len, bytes)`; local index 0 is "" and stored strings are 1..n. Processes, devices,
 // links and tracks are named by the file's own indexes (declared once, in any chunk of their
-// type); readers map them to the trace's. A slice reference is `v track+1 (0: none), v row`, the row counting the track's slices
-// in the order they were appended to the file.
+// type); readers map them to the trace's. A slice reference is `v track+1 (0: none), v row`, the
+// row counting the track's slices in the order they were appended to the file. Readers ignore
+// bytes after a payload's last field (room for a minor version to add some).
 //   metadata   : strings, v n, n × (s key, s value). Keys: tool, tool_version, command, host, pid,
 //                rank, start_time_unix_ns, source_format, source_file (repeatable), clock.
 //   processes  : strings, v n, n × (v index, z rank, z pid, s host, s name, s source,

@@ -100,12 +100,6 @@ class Importer {
         phases[static_cast<size_t>(ph)].push_back(&c);
         continue;
       }
-      if (static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kIndex ||
-          static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kLaunchConfigs ||
-          static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kNcclRecords) {
-        ++unknown[c.header.type];  // known, not decoded by this build
-        continue;
-      }
       const ChunkTypeInfo* info = find_chunk_type(c.header.type);
       if ((c.header.type & kChunkMustUnderstand) || (info && info->must_understand)) {
         InputLocation where;
