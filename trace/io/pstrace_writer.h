@@ -102,7 +102,7 @@ class PstraceWriter {
   void write_arg_sets(const Trace& src, const std::vector<uint32_t>& sets);
   void write_relations(const Trace& src);
   void write_metadata_and_warnings(const Trace& src);
-  void emit(ChunkType type);  // chunk from strings_ table + body_
+  void emit(ChunkType type);  // local_ string table + body_, as one chunk
   void maybe_flush();
 
   ChunkWriter chunks_;
