@@ -59,6 +59,29 @@ uint32_t ArgStore::add(std::span<const Arg> args) {
   return id;
 }
 
+uint32_t ArgStore::append(std::span<const Arg> args) {
+  if (args.empty()) return ~0u;
+  if (offsets_.empty()) offsets_.push_back(0);
+  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max())
+    throw std::length_error("argument store full");
+  const auto id = static_cast<uint32_t>(offsets_.size() - 1);
+  pool_.insert(pool_.end(), args.begin(), args.end());
+  offsets_.push_back(static_cast<uint32_t>(pool_.size()));
+  return id;
+}
+
+uint32_t ArgStore::append_sets(std::span<const Arg> args, std::span<const uint32_t> ends) {
+  if (offsets_.empty()) offsets_.push_back(0);
+  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() ||
+      offsets_.size() + ends.size() >= std::numeric_limits<uint32_t>::max())
+    throw std::length_error("argument store full");
+  const auto first = static_cast<uint32_t>(offsets_.size() - 1);
+  const auto base = static_cast<uint32_t>(pool_.size());
+  pool_.insert(pool_.end(), args.begin(), args.end());
+  for (uint32_t e : ends) offsets_.push_back(base + std::min<uint32_t>(e, static_cast<uint32_t>(args.size())));
+  return first;
+}
+
 std::span<const Arg> ArgStore::get(uint32_t set) const {
   if (set == ~0u || set + 1 >= offsets_.size()) return {};
   return std::span<const Arg>(pool_.data() + offsets_[set], offsets_[set + 1] - offsets_[set]);

@@ -63,15 +63,11 @@ class ByteReader {
   uint32_t u32() { return get<uint32_t>(); }
   uint64_t u64() { return get<uint64_t>(); }
   double f64() { return get<double>(); }
-  uint64_t varint() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      need(1);
-      const uint8_t b = *p_++;
-      v |= static_cast<uint64_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    fail("varint longer than 10 bytes");
+  // Hot in every decoder: one-byte values return at once; the general case lives out of line.
+  [[gnu::always_inline]] uint64_t varint() {
+    if (p_ < end_ && *p_ < 0x80) [[likely]]
+      return *p_++;
+    return varint_long();
   }
   int64_t svarint() {
     const uint64_t z = varint();
@@ -106,6 +102,24 @@ class ByteReader {
   }
 
  private:
+  [[gnu::noinline]] uint64_t varint_long() {
+    uint64_t v = 0;
+    if (remaining() >= 10) {  // no bound check per byte: a varint is at most 10 bytes
+      for (int shift = 0; shift < 64; shift += 7) {
+        const uint8_t b = *p_++;
+        v |= static_cast<uint64_t>(b & 0x7F) << shift;
+        if (!(b & 0x80)) return v;
+      }
+      fail("varint longer than 10 bytes");
+    }
+    for (int shift = 0; shift < 64; shift += 7) {
+      need(1);
+      const uint8_t b = *p_++;
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    fail("varint longer than 10 bytes");
+  }
   void need(uint64_t n) const {
     if (n > remaining()) fail("truncated: needs " + std::to_string(n) + " bytes, " + std::to_string(remaining()) + " left");
   }

@@ -4,10 +4,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
 #include "trace/io/chunk_reader.h"
+#include "trace/io/pstrace_reader.h"
+#include "trace/io/record_manifest.h"
+#ifdef PARASCOPE_HAVE_SQLITE
+#include "trace/io/nsys_sqlite_reader.h"
+#endif
 
 namespace parascope {
 
@@ -67,36 +73,94 @@ TraceFormat detect_format(const std::string& path) {
   return TraceFormat::kUnknown;
 }
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
-  std::vector<std::string> out;
+namespace {
+
+struct InputFile {
+  std::string path;
+  std::optional<Process> identity;  // from a record manifest
+};
+
+// A `record` directory: the manifest's files in its order, then any .pstrace it does not list.
+void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std::vector<std::string>& warnings) {
+  const std::string manifest_path = (fs::path(dir) / kRecordManifestName).string();
+  const RecordManifest m = load_record_manifest(manifest_path);
+  std::vector<std::string> listed;
+  for (const RecordFile& f : m.files) {
+    const std::string p = (fs::path(dir) / f.path).string();
+    listed.push_back(f.path);
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) {
+      warnings.push_back(manifest_path + ": lists " + f.path + " (rank " + std::to_string(f.rank) +
+                         "), which is missing; that process wrote nothing");
+      continue;
+    }
+    Process id;
+    id.host = f.host;
+    id.pid = f.pid;
+    id.rank = f.rank;
+    id.name = f.rank >= 0 ? "rank " + std::to_string(f.rank) : "pid " + std::to_string(f.pid);
+    out.push_back({p, id});
+  }
+  std::vector<std::string> extra;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && has_suffix(name, ".pstrace") &&
+        std::find(listed.begin(), listed.end(), name) == listed.end())
+      extra.push_back(name);
+  }
+  std::sort(extra.begin(), extra.end());
+  for (const std::string& name : extra) {
+    warnings.push_back(manifest_path + ": does not list " + name + "; loaded it as well");
+    out.push_back({(fs::path(dir) / name).string(), std::nullopt});
+  }
+  if (out.empty()) fail(dir, "record directory holds none of the files its manifest.json lists");
+}
+
+std::vector<InputFile> expand_input_files(const std::vector<std::string>& inputs, std::vector<std::string>& warnings) {
+  std::vector<InputFile> out;
   for (const std::string& in : inputs) {
     std::error_code ec;
     const auto st = fs::status(in, ec);
     if (ec || !fs::exists(st)) fail(in, "no such file or directory");
     if (!fs::is_directory(st)) {
-      out.push_back(in);
+      out.push_back({in, std::nullopt});
+      continue;
+    }
+    if (fs::is_regular_file(fs::path(in) / kRecordManifestName, ec)) {
+      expand_record_dir(in, out, warnings);
       continue;
     }
     std::vector<std::string> found;
     for (const auto& entry : fs::directory_iterator(in, ec)) {
       if (!entry.is_regular_file()) continue;
       const std::string name = entry.path().filename().string();
-      if (name == "manifest.json") continue;  // `record` output: the manifest describes the .pstrace files
       if (is_trace_file_name(name)) found.push_back(entry.path().string());
     }
     if (ec) fail(in, "cannot list directory: " + ec.message());
     if (found.empty()) fail(in, "directory holds no trace files (*.json, *.json.gz, *.pstrace, *.sqlite)");
     std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    for (std::string& f : found) out.push_back({std::move(f), std::nullopt});
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> warnings, out;
+  for (InputFile& f : expand_input_files(inputs, warnings)) out.push_back(std::move(f.path));
+  return out;
+}
+
 Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& options, LoadReport* report) {
-  const std::vector<std::string> files = expand_inputs(inputs);
+  std::vector<std::string> expand_warnings;
+  const std::vector<InputFile> files = expand_input_files(inputs, expand_warnings);
   TraceBuilder builder;
+  for (std::string& w : expand_warnings) builder.warn(std::move(w));
   std::vector<std::string> formats;
-  for (const std::string& f : files) {
+  for (const InputFile& input : files) {
+    const std::string& f = input.path;
     const TraceFormat fmt = detect_format(f);
     switch (fmt) {
       case TraceFormat::kChromeJson: {
@@ -111,10 +175,41 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
       }
       case TraceFormat::kNsysRep:
         fail(f, "is an Nsight Systems report; export it first: nsys export --type sqlite -o trace.sqlite " + f);
-      case TraceFormat::kPstrace:
-        fail(f, "native .pstrace import is not available in this build yet");
-      case TraceFormat::kNsysSqlite:
-        fail(f, "Nsight Systems SQLite import is not available in this build yet");
+      case TraceFormat::kPstrace: {
+        PstraceReadOptions po;
+        po.cancel = options.cancel;
+        po.default_process = input.identity;
+        if (options.progress) po.progress = [&](uint64_t d, uint64_t t) { options.progress(f, d, t); };
+        const size_t first_process = builder.trace().processes.size();
+        const PstraceFileReport r = import_pstrace(f, builder, po);
+        if (report) {
+          FileImportReport fr;
+          fr.file = f;
+          fr.events = r.slices + r.counter_samples + r.cupti_records + r.probe_records;
+          const auto& procs = builder.trace().processes;
+          if (procs.size() > first_process) {
+            fr.rank = procs[first_process].rank;
+            fr.clock_offset_ns = procs[first_process].clock_offset_ns;
+            fr.clock_offset_reason = procs[first_process].clock_offset_reason;
+          }
+          report->files.push_back(std::move(fr));
+        }
+        formats.emplace_back("pstrace");
+        break;
+      }
+      case TraceFormat::kNsysSqlite: {
+#ifdef PARASCOPE_HAVE_SQLITE
+        NsysImportOptions no;
+        no.cancel = options.cancel;
+        if (options.progress) no.progress = [&](uint64_t d, uint64_t t) { options.progress(f, d, t); };
+        FileImportReport r = import_nsys_sqlite(f, builder, no);
+        if (report) report->files.push_back(std::move(r));
+        formats.emplace_back("nsys-sqlite");
+        break;
+#else
+        fail(f, "is an Nsight Systems SQLite export, and this build has no SQLite support (configure with PARASCOPE_SQLITE=ON)");
+#endif
+      }
       case TraceFormat::kUnknown: {
         std::error_code ec;
         if (fs::file_size(f, ec) == 0 && !ec) fail(f, "empty file");

@@ -1,0 +1,426 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "io/rich_trace.h"
+#include "io/trace_compare.h"
+#include "test_paths.h"
+#include "trace/core/error.h"
+#include "trace/core/summary.h"
+#include "trace/io/byte_io.h"
+#include "trace/io/chunk_reader.h"
+#include "trace/io/chunk_writer.h"
+#include "trace/io/crc32c.h"
+#include "trace/core/probe_record.h"
+#include "trace/io/load_trace.h"
+#include "trace/io/pstrace_reader.h"
+#include "trace/io/pstrace_writer.h"
+
+using namespace parascope;
+namespace fs = std::filesystem;
+
+TEST_CASE("Round trip: every part of the model survives Trace to pstrace to Trace", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-rich");
+  const Trace original = test::make_rich_trace();
+  // the fixture really covers what it claims: every detail kind, args, flows, collectives...
+  REQUIRE(original.kernels.size() == 4);
+  REQUIRE(original.memcpys.size() == 2);
+  REQUIRE(original.memsets.size() == 1);
+  REQUIRE(original.syncs.size() == 2);
+  REQUIRE(original.nvtx.size() == 2);
+  REQUIRE(original.cpu_ops.size() == 3);
+  REQUIRE(original.api_calls.size() == 2);
+  REQUIRE(original.sm_spans.size() == 3);
+  REQUIRE(original.flows.size() == 3);
+  REQUIRE(original.collectives.size() == 2);
+  REQUIRE(original.links.size() == 2);
+  REQUIRE(original.topology.has_value());
+  REQUIRE(original.tracks[0].max_depth == 2);  // matmul > mm > cudaLaunchKernel
+  REQUIRE(original.warnings.size() == 3);      // two recorded + the clamped negative duration
+
+  SECTION("whole-trace writer, one chunk per run") {
+    const std::string path = (dir / "rich.pstrace").string();
+    write_pstrace(original, path);
+    PstraceFileReport report;
+    Trace back = read_pstrace(path, {}, &report);
+    CHECK(test::trace_difference(original, back) == "");
+    // the comparison can fail: a changed detail field, arg or name is found
+    back.memsets[0].value = 1;
+    // stream 7 sorted: fill, nvjet, no config, PtoP, DtoH, memset (row 5)
+    CHECK(test::trace_difference(original, back) == "track 2 slice 5 value differs: 3735928559 vs 1");
+    back.memsets[0].value = 0xDEADBEEF;
+    back.tracks[4].name = back.strings.intern("renamed");
+    CHECK(test::trace_difference(original, back) == "track 4 name differs: stream 17 vs renamed");
+    CHECK(back.source_format == "pstrace");
+    CHECK(report.warnings.empty());
+    CHECK_FALSE(report.truncated);
+    CHECK(report.slices == static_cast<int64_t>(original.slice_count()));
+    CHECK(report.counter_samples == 6);
+  }
+  SECTION("whole-trace writer, tiny chunks (runs split, rows continue across chunks)") {
+    const std::string path = (dir / "rich-split.pstrace").string();
+    PstraceWriteOptions o;
+    o.slices_per_chunk = 2;
+    o.codec = Codec::kNone;
+    write_pstrace(original, path, o);
+    const Trace back = read_pstrace(path);
+    CHECK(test::trace_difference(original, back) == "");
+    // the stream track alone has 10 slices: 5 chunks of 2
+    ChunkReader r(path);
+    size_t slice_chunks = 0;
+    for (const auto& c : r.chunks()) slice_chunks += c.header.type == static_cast<uint32_t>(ChunkType::kSlices);
+    CHECK(slice_chunks > 10);
+  }
+  SECTION("incremental writer with automatic flushes equals the builder given the same calls") {
+    const std::string path = (dir / "rich-inc.pstrace").string();
+    PstraceWriteOptions o;
+    o.max_buffered_events = 3;  // flushes every third event: runs of one track span many flushes
+    o.slices_per_chunk = 2;
+    {
+      test::WriterSink w(path, o);
+      test::record_rich_trace(w);
+      w.w.close();
+    }
+    const Trace back = read_pstrace(path);
+    CHECK(test::trace_difference(original, back) == "");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Round trip of the real Kineto sample keeps every event, count and reference", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-sample");
+  const Trace original = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const std::string path = (dir / "sample.pstrace").string();
+  write_pstrace(original, path);
+  const Trace back = read_pstrace(path);
+  CHECK(test::trace_difference(original, back) == "");
+  // counts from resources/samples/allreduce_matmul_2xh200/README.md (Python's json module)
+  const TraceSummary s = summarize(back);
+  REQUIRE(s.processes.size() == 2);
+  for (const auto& p : s.processes) {
+    REQUIRE(p.devices.size() == 1);
+    CHECK(p.devices[0].kernels == 21);
+    CHECK(p.devices[0].comm_kernels == 6);
+    CHECK(p.devices[0].memcpys == 3);
+    CHECK(p.devices[0].memsets == 0);
+  }
+  // and it is much smaller than the JSON it came from (2 × 105 kB)
+  CHECK(fs::file_size(path) * 4 < fs::file_size(test::sample_path("allreduce_matmul_2xh200/rank0.json")) * 2);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// Slices declared by a slices chunk's payload (skips its string table, reads track, row, n).
+uint64_t slices_in_chunk(const ChunkReader& r, const ChunkInfo& c) {
+  const std::vector<uint8_t> p = r.payload(c);
+  ByteReader b(p.data(), p.size(), "", 0);
+  const uint64_t strings = b.varint();
+  for (uint64_t i = 0; i < strings; ++i) b.str();
+  b.varint();  // track
+  b.varint();  // first row
+  return b.varint();
+}
+
+void write_u16_at(const std::string& path, uint64_t at, uint16_t v) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(at));
+  f.write(reinterpret_cast<const char*>(&v), 2);
+}
+
+}  // namespace
+
+TEST_CASE("A pstrace cut at any offset loads every complete chunk and warns", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-cut");
+  const Trace original = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const std::string full = (dir / "full.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;  // many chunks, so cuts land in all kinds of places
+  write_pstrace(original, full, o);
+  const uint64_t size = fs::file_size(full);
+  ChunkReader whole(full);
+  REQUIRE(whole.chunks().size() > 40);
+  uint64_t tracks_end = 0;
+  for (const auto& c : whole.chunks())
+    if (c.header.type == static_cast<uint32_t>(ChunkType::kTracks)) tracks_end = c.offset + 20 + c.header.length;
+  const std::string cut = (dir / "cut.pstrace").string();
+  size_t checked = 0;
+  for (uint64_t at = kFileHeaderBytes; at < size; at += 1 + (size - kFileHeaderBytes) / 157) {
+    fs::copy_file(full, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, at);
+    // what a correct reader must return: the slices of every chunk that ends before the cut,
+    // provided the track declarations survived
+    uint64_t expected = 0;
+    if (at >= tracks_end)
+      for (const auto& c : whole.chunks())
+        if (c.header.type == static_cast<uint32_t>(ChunkType::kSlices) && c.offset + 20 + c.header.length <= at)
+          expected += slices_in_chunk(whole, c);
+    PstraceFileReport report;
+    Trace t;
+    REQUIRE_NOTHROW(t = read_pstrace(cut, {}, &report));
+    INFO("cut at byte " << at << " of " << size);
+    CHECK(t.slice_count() == expected);
+    CHECK(report.truncated);
+    REQUIRE_FALSE(report.warnings.empty());
+    const std::string& w = report.warnings.front();
+    CHECK((w.find("truncated: chunk #") != std::string::npos || w.find("ends inside a chunk header") != std::string::npos ||
+           w.find("has no end index") != std::string::npos));
+    ++checked;
+  }
+  CHECK(checked >= 150);
+  SECTION("the message names the lost chunk's type and offset") {
+    const ChunkInfo& last_slices = *std::find_if(whole.chunks().rbegin(), whole.chunks().rend(), [](const ChunkInfo& c) {
+      return c.header.type == static_cast<uint32_t>(ChunkType::kSlices);
+    });
+    fs::copy_file(full, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, last_slices.offset + 20 + 3);
+    PstraceFileReport report;
+    read_pstrace(cut, {}, &report);
+    REQUIRE(report.warnings.size() >= 1);
+    CHECK_THAT(report.warnings[0], Catch::Contains("(slices) at byte " + std::to_string(last_slices.offset) + " needs " +
+                                                   std::to_string(last_slices.header.length) + " payload bytes, 3 present"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A chunk failing its checksum is skipped with its offset and type, the rest loads", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-crc");
+  const Trace original = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const std::string path = (dir / "crc.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;
+  write_pstrace(original, path, o);
+  ChunkReader r(path);
+  const ChunkInfo* victim = nullptr;
+  for (const auto& c : r.chunks())
+    if (c.header.type == static_cast<uint32_t>(ChunkType::kSlices)) victim = &c;  // the last one
+  REQUIRE(victim);
+  const uint64_t lost = slices_in_chunk(r, *victim);
+  const uint64_t at = victim->offset;
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(at + 20 + victim->header.length / 2));
+    const char c = static_cast<char>(f.peek() ^ 0x5A);
+    f.put(c);
+  }
+  PstraceFileReport report;
+  const Trace t = read_pstrace(path, {}, &report);
+  CHECK(t.slice_count() == original.slice_count() - lost);
+  CHECK(report.chunks_skipped == 1);
+  REQUIRE_FALSE(report.warnings.empty());
+  CHECK(report.warnings[0] == path + ": slices chunk at byte " + std::to_string(at) +
+                                  " skipped: checksum mismatch in slices chunk (its slices are missing from the trace)");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A newer major version is refused, a newer minor is read", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-ver");
+  const std::string path = (dir / "v.pstrace").string();
+  write_pstrace(test::make_rich_trace(), path);
+  auto rewrite_header_crc = [&] {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> head(28);
+    in.read(head.data(), 28);
+    in.close();
+    const uint32_t crc = crc32c(head.data(), 28);
+    std::fstream g(path, std::ios::in | std::ios::out | std::ios::binary);
+    g.seekp(28);
+    g.write(reinterpret_cast<const char*>(&crc), 4);
+  };
+  SECTION("major 2") {
+    write_u16_at(path, 8, 2);
+    rewrite_header_crc();
+    REQUIRE_THROWS_WITH(load_trace({path}), path + " (byte 8): format version 2.0 is newer than this build reads (1.x); update Parascope");
+  }
+  SECTION("minor 7 of the same major") {
+    write_u16_at(path, 10, 7);
+    rewrite_header_crc();
+    PstraceFileReport report;
+    const Trace t = read_pstrace(path, {}, &report);
+    CHECK(report.version_minor == 7);
+    CHECK(t.slice_count() == test::make_rich_trace().slice_count());
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never trusted", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-lie");
+  const std::string path = (dir / "lie.pstrace").string();
+  // a valid declaration prefix: one process, one track
+  auto prefix = [](PstraceWriter& w) {
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    w.add_track(d);
+    w.flush();
+  };
+  SECTION("a slices chunk claiming 10^12 slices in a few bytes") {
+    uint64_t at = 0;
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);  // no strings
+      b.varint(0);  // track 0
+      b.varint(0);  // first row
+      b.varint(1'000'000'000'000ull);
+      b.varint(0);
+      b.varint(0);
+      b.u8(0);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+      at = w.bytes_written() - 20 - b.size();
+    }
+    // payload byte 9: the end of the 6-byte count that starts at byte 3
+    REQUIRE_THROWS_WITH(read_pstrace(path), path + " (byte " + std::to_string(at) +
+                                                ", slices chunk, payload byte 9): slice count 1000000000000 exceeds what the chunk holds");
+  }
+  SECTION("a string table claiming 2^40 strings") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(1ull << 40);
+      b.str("x");
+      w.append_raw(ChunkType::kTracks, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("tracks chunk, payload byte 6): string count 1099511627776 exceeds what the chunk holds"));
+  }
+  SECTION("a probe chunk claiming more records than its bytes") {
+    {
+      PstraceWriter w(path);
+      ByteWriter b;
+      b.varint(0);   // device
+      b.svarint(0);  // offset
+      b.varint(0);   // correlation
+      b.varint(0);   // launch
+      b.str("k");
+      b.varint(0);   // overflow
+      b.varint(3);   // three records...
+      ProbeRecord rec{};
+      b.raw(&rec, sizeof rec);  // ...but one present
+      w.append_raw(ChunkType::kProbeRecords, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("probe record count 3 exceeds what the chunk holds"));
+  }
+  SECTION("a string index outside the chunk's table") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);  // empty table
+      b.varint(0);
+      b.varint(0);
+      b.varint(1);  // one slice
+      b.varint(0);  // no launch configs
+      b.varint(0);  // no arg shapes
+      b.varint(0);  // no arg sets
+      b.u8(0);
+      b.svarint(5);
+      b.varint(1);
+      b.varint(9);  // name: local string 9 of 0
+      b.u8(static_cast<uint8_t>(SliceKind::kGeneric) | 0x10);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("string index 9 outside the chunk's table of 1"));
+  }
+  SECTION("unknown chunk types: optional skipped with a warning, must-understand refused") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      const std::vector<uint8_t> junk = {1, 2, 3};
+      w.append_raw(static_cast<ChunkType>(99), junk, Codec::kNone);
+    }
+    PstraceFileReport report;
+    read_pstrace(path, {}, &report);
+    CHECK(report.chunks_skipped == 1);
+    REQUIRE(report.warnings.size() == 1);
+    CHECK(report.warnings[0] == path + ": 1 unknown(99) chunk not read by this build; skipped");
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      const std::vector<uint8_t> junk = {1, 2, 3};
+      w.append_raw(static_cast<ChunkType>(99u | kChunkMustUnderstand), junk, Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("chunk of type unknown(99) must be understood and this build does not read it"));
+  }
+  SECTION("slices of a track that was never declared are dropped with a count") {
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);
+      b.varint(77);  // undeclared track
+      b.varint(0);
+      b.varint(1);
+      b.varint(0);
+      b.varint(0);
+      b.varint(0);
+      b.u8(0);
+      b.svarint(5);
+      b.varint(1);
+      b.varint(0);
+      b.u8(static_cast<uint8_t>(SliceKind::kGeneric) | 0x10);
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+    }
+    PstraceFileReport report;
+    const Trace t = read_pstrace(path, {}, &report);
+    CHECK(t.slice_count() == 0);
+    REQUIRE(report.warnings.size() == 1);
+    CHECK_THAT(report.warnings[0], Catch::EndsWith("1 slices and samples belong to tracks whose declaration is missing; dropped"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Mutated payloads with valid checksums are read or rejected, never crash", "[io][pstrace][damage]") {
+  // Each mutation flips bits of one payload byte and rewrites the chunk's CRC, so the decoder
+  // (not the checksum) meets the damage: it must either read the file or throw InputError.
+  const fs::path dir = test::temp_dir("pst-mutate");
+  const std::string clean = (dir / "clean.pstrace").string();
+  PstraceWriteOptions o;
+  o.codec = Codec::kNone;
+  o.slices_per_chunk = 4;
+  write_pstrace(test::make_rich_trace(), clean, o);
+  std::vector<char> bytes;
+  {
+    std::ifstream in(clean, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::vector<ChunkInfo> chunks;
+  {
+    ChunkReader r(clean);
+    chunks = r.chunks();
+  }
+  REQUIRE(chunks.size() > 20);
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const std::string path = (dir / "m.pstrace").string();
+  size_t read = 0, rejected = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<char> m = bytes;
+    const ChunkInfo& c = chunks[next() % chunks.size()];
+    if (c.header.length == 0) continue;
+    const uint64_t body = c.offset + 20;
+    m[body + next() % c.header.length] ^= static_cast<char>(1 + next() % 255);
+    const uint32_t crc = crc32c(m.data() + body, c.header.length);
+    std::memcpy(m.data() + c.offset + 16, &crc, 4);
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(m.data(), static_cast<std::streamsize>(m.size()));
+    try {
+      read_pstrace(path);
+      ++read;
+    } catch (const InputError&) {
+      ++rejected;
+    }
+  }
+  INFO(read << " read, " << rejected << " rejected");
+  CHECK(read + rejected > 2900);  // mutations of empty payloads are skipped
+  CHECK(rejected > 100);          // most flips of counts, kinds and indexes are caught
+  fs::remove_all(dir);
+}

@@ -1,0 +1,870 @@
+#include "trace/io/pstrace_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "trace/core/error.h"
+#include "trace/core/probe_record.h"
+#include "trace/io/chrome_json_parser.h"
+#include "trace/io/chunk_reader.h"
+#include "trace/io/collector_records.h"
+#include "trace/io/pstrace_codec.h"
+
+namespace parascope {
+
+namespace {
+
+using pstrace::kNoDetailBit;
+using pstrace::kTextIdBase;
+using pstrace::local_string;
+using pstrace::read_enum;
+using pstrace::read_ref;
+
+struct Segment {
+  uint64_t file_first = 0;  // first file row of a slices chunk
+  uint32_t builder_first = 0;
+  uint32_t count = 0;
+};
+
+struct TrackState {
+  uint32_t builder = 0;
+  int64_t file_parent = -1;
+  std::vector<Segment> segments;
+  bool sorted = true;
+};
+
+// Chunk-type groups, decoded in this order so declarations exist before what refers to them.
+int phase_of(uint32_t type) {
+  switch (static_cast<ChunkType>(type & ~kChunkMustUnderstand)) {
+    case ChunkType::kMetadata: return 0;
+    case ChunkType::kProcesses: return 1;
+    case ChunkType::kDevices: return 2;
+    case ChunkType::kLinks: return 3;
+    case ChunkType::kTracks: return 4;
+    case ChunkType::kTopology:
+    case ChunkType::kWarnings: return 5;
+    case ChunkType::kSlices:
+    case ChunkType::kCounters:
+    case ChunkType::kCuptiRecords:
+    case ChunkType::kProbeRecords: return 6;
+    case ChunkType::kFlows:
+    case ChunkType::kCollectives: return 7;
+    default: return -1;
+  }
+}
+constexpr int kPhases = 8;
+
+std::string_view cupti_copy_name(uint8_t k) {
+  static constexpr std::string_view kNames[] = {"Memcpy",      "Memcpy HtoD", "Memcpy DtoH", "Memcpy HtoA",
+                                                "Memcpy AtoH", "Memcpy AtoA", "Memcpy AtoD", "Memcpy DtoA",
+                                                "Memcpy DtoD", "Memcpy HtoH", "Memcpy PtoP"};
+  return k < std::size(kNames) ? kNames[k] : kNames[0];
+}
+
+// CUpti_ActivityMemcpyKind → model copy kind (arrays are device memory).
+CopyKind cupti_copy_kind(uint8_t k) {
+  switch (k) {
+    case 1: case 3: return CopyKind::kHtoD;
+    case 2: case 4: return CopyKind::kDtoH;
+    case 5: case 6: case 7: case 8: return CopyKind::kDtoD;
+    case 9: return CopyKind::kHtoH;
+    case 10: return CopyKind::kPtoP;
+    default: return CopyKind::kUnknown;
+  }
+}
+
+class Importer {
+ public:
+  Importer(const std::string& path, TraceBuilder& b, const PstraceReadOptions& o, PstraceFileReport& report)
+      : path_(path), b_(b), o_(o), report_(report), reader_(path) {}
+
+  void run() {
+    report_.file = path_;
+    report_.version_major = reader_.version_major();
+    report_.version_minor = reader_.version_minor();
+    report_.chunks = reader_.chunks().size();
+    report_.truncated = !reader_.had_index();
+    for (const std::string& w : reader_.warnings()) warn(w);
+    if (!reader_.had_index() && reader_.warnings().empty())
+      warn("has no end index (its writer did not close it: still running, or killed); read " +
+           std::to_string(reader_.chunks().size()) + " complete chunks by scanning");
+
+    std::vector<std::vector<const ChunkInfo*>> phases(kPhases);
+    std::map<uint32_t, size_t> unknown;
+    for (const ChunkInfo& c : reader_.chunks()) {
+      const int ph = phase_of(c.header.type);
+      if (ph >= 0) {
+        phases[static_cast<size_t>(ph)].push_back(&c);
+        continue;
+      }
+      const ChunkTypeInfo* info = find_chunk_type(c.header.type);
+      if ((c.header.type & kChunkMustUnderstand) || (info && info->must_understand)) {
+        InputLocation where;
+        where.file = path_;
+        where.byte_offset = static_cast<int64_t>(c.offset);
+        throw InputError(where, "chunk of type " + std::string(chunk_type_name(c.header.type)) +
+                                    " must be understood and this build does not read it; update Parascope");
+      }
+      ++unknown[c.header.type];
+    }
+    for (const auto& [type, n] : unknown) {
+      report_.chunks_skipped += n;
+      warn(std::to_string(n) + " " + std::string(chunk_type_name(type)) + " chunk" + (n == 1 ? "" : "s") +
+           " not read by this build; skipped");
+    }
+    total_bytes_ = reader_.file_size();
+    for (int ph = 0; ph < kPhases; ++ph) {
+      for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) decode_chunk(*c);
+      if (ph == 4) finish_tracks();
+    }
+    resolve();
+    b_.trace().source_files.push_back(path_);
+  }
+
+ private:
+  void warn(const std::string& m) {
+    report_.warnings.push_back(path_ + ": " + m);
+    b_.warn(path_ + ": " + m);
+  }
+
+  void decode_chunk(const ChunkInfo& c) {
+    if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
+    std::vector<uint8_t>& payload = payload_;
+    try {
+      payload = reader_.payload(c);
+    } catch (const InputError& e) {
+      ++report_.chunks_skipped;
+      warn(std::string(chunk_type_name(c.header.type)) + " chunk at byte " + std::to_string(c.offset) +
+           " skipped: " + e.problem() + lost_hint(c.header.type));
+      return;
+    }
+    ByteReader r(payload.data(), payload.size(), path_, 0);
+    try {
+      switch (static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand)) {
+        case ChunkType::kMetadata: metadata(r); break;
+        case ChunkType::kProcesses: processes(r); break;
+        case ChunkType::kDevices: devices(r); break;
+        case ChunkType::kLinks: links(r); break;
+        case ChunkType::kTracks: tracks(r); break;
+        case ChunkType::kTopology: topology(r); break;
+        case ChunkType::kWarnings: warnings(r); break;
+        case ChunkType::kSlices: slices(r); break;
+        case ChunkType::kCounters: counters(r); break;
+        case ChunkType::kFlows: flows(r); break;
+        case ChunkType::kCollectives: collectives(r); break;
+        case ChunkType::kCuptiRecords: cupti(r); break;
+        case ChunkType::kProbeRecords: probes(r); break;
+        default: break;
+      }
+    } catch (const InputError& e) {
+      InputLocation where;
+      where.file = path_;
+      where.byte_offset = static_cast<int64_t>(c.offset);
+      where.field = std::string(chunk_type_name(c.header.type)) + " chunk, payload byte " +
+                    std::to_string(e.where().byte_offset);
+      throw InputError(where, e.problem());
+    }
+    done_bytes_ += kChunkHeaderBytes + c.header.length;
+    if (o_.progress) o_.progress(done_bytes_, total_bytes_);
+  }
+
+  static std::string lost_hint(uint32_t type) {
+    switch (static_cast<ChunkType>(type & ~kChunkMustUnderstand)) {
+      case ChunkType::kSlices: return " (its slices are missing from the trace)";
+      case ChunkType::kCounters: return " (its counter samples are missing)";
+      case ChunkType::kTracks: return " (slices of the tracks it declared are dropped)";
+      case ChunkType::kCuptiRecords: return " (its GPU activity records are missing)";
+      case ChunkType::kProbeRecords: return " (its SM spans are missing)";
+      default: return "";
+    }
+  }
+
+  // --- declarations -------------------------------------------------------------------------
+
+  void metadata(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(2, "metadata entry");
+    for (uint64_t i = 0; i < n; ++i) {
+      const StringId k = local_string(r, strs_);
+      const StringId v = local_string(r, strs_);
+      report_.metadata.emplace_back(std::string(b_.strings().view(k)), std::string(b_.strings().view(v)));
+    }
+  }
+
+  std::string text(ByteReader& r) { return std::string(b_.strings().view(local_string(r, strs_))); }
+
+  void processes(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(8, "process");
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t index = r.varint();
+      Process p;
+      p.rank = static_cast<int32_t>(r.svarint());
+      p.pid = r.svarint();
+      p.host = text(r);
+      p.name = text(r);
+      p.source = text(r);
+      p.clock_offset_ns = r.svarint();
+      p.clock_offset_reason = text(r);
+      if (p.source.empty()) p.source = path_;
+      proc_[index] = b_.add_process(std::move(p));
+    }
+  }
+
+  uint32_t process_of(uint64_t file_index) {
+    if (auto it = proc_.find(file_index); it != proc_.end()) return it->second;
+    return default_process();
+  }
+
+  // The process of raw collector chunks, or of declarations whose process was lost.
+  uint32_t default_process() {
+    if (default_process_ != ~0u) return default_process_;
+    if (auto it = proc_.find(0); it != proc_.end()) return default_process_ = it->second;
+    Process p;
+    if (o_.default_process) {
+      p = *o_.default_process;
+    } else {
+      auto meta = [&](std::string_view key) -> std::string {
+        for (const auto& [k, v] : report_.metadata)
+          if (k == key) return v;
+        return {};
+      };
+      p.host = meta("host");
+      if (const std::string pid = meta("pid"); !pid.empty()) p.pid = std::strtoll(pid.c_str(), nullptr, 10);
+      if (const std::string rank = meta("rank"); !rank.empty()) p.rank = static_cast<int32_t>(std::strtol(rank.c_str(), nullptr, 10));
+      if (p.host.empty() && p.pid == 0) parse_record_name(std::filesystem::path(path_).filename().string(), p);
+    }
+    if (p.source.empty()) p.source = path_;
+    if (p.name.empty()) p.name = p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid);
+    if (p.clock_offset_reason.empty()) p.clock_offset_reason = "none (collector clock)";
+    return default_process_ = b_.add_process(std::move(p));
+  }
+
+  // "<host>-<pid>-r<rank>.pstrace" (the record layout); hosts may contain '-'.
+  static void parse_record_name(const std::string& name, Process& p) {
+    const std::string stem = name.substr(0, name.rfind(".pstrace"));
+    const size_t r = stem.rfind("-r");
+    if (r == std::string::npos || r == 0) return;
+    const size_t d = stem.rfind('-', r - 1);
+    if (d == std::string::npos || d == 0) return;
+    const std::string pid = stem.substr(d + 1, r - d - 1), rank = stem.substr(r + 2);
+    auto digits = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    if (!digits(pid) || !digits(rank)) return;
+    p.host = stem.substr(0, d);
+    p.pid = std::strtoll(pid.c_str(), nullptr, 10);
+    p.rank = static_cast<int32_t>(std::strtol(rank.c_str(), nullptr, 10));
+  }
+
+  void devices(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(11, "device");
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t index = r.varint();
+      Device d;
+      d.process = process_of(r.varint());
+      d.ordinal = static_cast<int32_t>(r.svarint());
+      d.name = text(r);
+      d.pci_bus_id = text(r);
+      d.uuid = text(r);
+      d.sm_count = static_cast<uint32_t>(r.varint());
+      d.compute_major = static_cast<uint32_t>(r.varint());
+      d.compute_minor = static_cast<uint32_t>(r.varint());
+      d.memory_bytes = r.varint();
+      d.topology_gpu = static_cast<int32_t>(r.svarint());
+      dev_[index] = b_.add_device(std::move(d));
+    }
+  }
+
+  uint16_t device_of(uint64_t plus_one) {
+    if (plus_one == 0) return kNoDevice;
+    auto it = dev_.find(plus_one - 1);
+    if (it == dev_.end()) {
+      ++unknown_devices_;
+      return kNoDevice;
+    }
+    return static_cast<uint16_t>(it->second);
+  }
+
+  void links(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(14, "link");
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t index = r.varint();
+      Link l;
+      l.src_device = device_of(r.varint());
+      l.dst_device = device_of(r.varint());
+      l.direction = read_enum<LinkDirection>(r, 2, "link direction");
+      l.medium = read_enum<Medium>(r, 6, "medium");
+      l.port = static_cast<int32_t>(r.svarint());
+      l.capacity_bytes_per_s = r.f64();
+      // not add_link: identical links stay distinct, as in the file, so link tracks keep their ids
+      b_.trace().links.push_back(l);
+      link_[index] = static_cast<uint32_t>(b_.trace().links.size() - 1);
+    }
+  }
+
+  void tracks(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(10, "track");
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t index = r.varint();
+      TrackKey key;
+      key.kind = read_enum<TrackKind>(r, static_cast<uint8_t>(TrackKind::kCount), "track kind");
+      key.process = process_of(r.varint());
+      const int64_t dev = r.svarint();
+      if (dev >= 0) {
+        auto it = dev_.find(static_cast<uint64_t>(dev));
+        if (it == dev_.end()) ++unknown_devices_;
+        key.device = it == dev_.end() ? -1 : static_cast<int32_t>(it->second);
+      } else {
+        key.device = -1;
+      }
+      const uint8_t text_id = r.u8();
+      if (text_id) key.id = kTextIdBase + local_string(r, strs_);
+      else key.id = r.svarint();
+      if (key.kind == TrackKind::kLink && !text_id) {
+        auto it = link_.find(static_cast<uint64_t>(key.id));
+        if (it != link_.end()) key.id = it->second;
+      }
+      const StringId name = local_string(r, strs_);
+      const int64_t parent = r.svarint();
+      const uint8_t flags = r.u8();
+      const auto source = read_enum<CounterSource>(r, 3, "counter source");
+      const StringId unit = local_string(r, strs_);
+      const uint32_t t = b_.track(key);
+      Track& tr = b_.trace().tracks[t];
+      tr.name = name;
+      tr.simulated = flags & 1;
+      tr.counter_source = source;
+      tr.unit = unit;
+      TrackState& st = tracks_[index];
+      st.builder = t;
+      st.file_parent = parent;
+    }
+  }
+
+  void finish_tracks() {
+    for (auto& [index, st] : tracks_) {
+      if (st.file_parent < 0) continue;
+      auto it = tracks_.find(static_cast<uint64_t>(st.file_parent));
+      b_.set_track_parent(st.builder, it == tracks_.end() ? -1 : static_cast<int32_t>(it->second.builder));
+    }
+  }
+
+  void topology(ByteReader& r) {
+    Topology t = pstrace::read_topology(r);
+    if (b_.trace().topology) warn("carries a topology too; the first input's was kept");
+    else b_.trace().topology = std::move(t);
+  }
+
+  void warnings(ByteReader& r) {
+    while (!r.done()) b_.warn(std::string(r.str()));
+  }
+
+  // --- data ---------------------------------------------------------------------------------
+
+  TrackState* track_state(uint64_t file_track, uint64_t lost) {
+    auto it = tracks_.find(file_track);
+    if (it != tracks_.end()) return &it->second;
+    lost_to_undeclared_ += lost;
+    return nullptr;
+  }
+
+  void slices(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t file_track = r.varint();
+    const uint64_t first_row = r.varint();
+    const uint64_t n = r.count(4, "slice");
+    configs_.clear();
+    const uint64_t m = r.count(9, "launch config");
+    for (uint64_t i = 0; i < m; ++i) {
+      LaunchConfig c;
+      for (uint32_t& v : c.grid) v = static_cast<uint32_t>(r.varint());
+      for (uint32_t& v : c.block) v = static_cast<uint32_t>(r.varint());
+      c.registers_per_thread = static_cast<uint32_t>(r.varint());
+      c.static_smem = static_cast<uint32_t>(r.varint());
+      c.dynamic_smem = static_cast<uint32_t>(r.varint());
+      configs_.push_back(b_.add_launch_config(c));
+    }
+    shape_keys_.clear();
+    shape_types_.clear();
+    shape_fields_.assign(1, 0);
+    const uint64_t h = r.count(1, "argument shape");
+    for (uint64_t i = 0; i < h; ++i) {
+      const uint64_t cnt = r.count(2, "argument");
+      for (uint64_t j = 0; j < cnt; ++j) {
+        shape_keys_.push_back(local_string(r, strs_));
+        const uint8_t type = r.u8();
+        if (type > static_cast<uint8_t>(ArgValue::Type::kJson)) r.fail("argument type " + std::to_string(type) + " out of range");
+        shape_types_.push_back(static_cast<ArgValue::Type>(type));
+      }
+      shape_fields_.push_back(static_cast<uint32_t>(shape_keys_.size()));
+    }
+    prev_values_.assign(shape_keys_.size(), 0);
+    arg_pool_.clear();
+    arg_offsets_.clear();
+    const uint64_t k = r.count(1, "argument set");
+    for (uint64_t i = 0; i < k; ++i) {
+      const uint64_t sh = r.varint();
+      if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
+      for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
+        Arg a;
+        a.key = shape_keys_[f];
+        int64_t& prev = prev_values_[f];
+        switch (shape_types_[f]) {
+          case ArgValue::Type::kInt:
+            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
+            a.value = ArgValue::of_int(prev);
+            break;
+          case ArgValue::Type::kUInt:
+            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
+            a.value = ArgValue::of_uint(static_cast<uint64_t>(prev));
+            break;
+          case ArgValue::Type::kDouble: a.value = ArgValue::of_double(r.f64()); break;
+          case ArgValue::Type::kBool: a.value = ArgValue::of_bool(r.u8() != 0); break;
+          case ArgValue::Type::kString: a.value = ArgValue::of_string(local_string(r, strs_)); break;
+          case ArgValue::Type::kJson: a.value = ArgValue::of_json(local_string(r, strs_)); break;
+        }
+        arg_pool_.push_back(a);
+      }
+      arg_offsets_.push_back(static_cast<uint32_t>(arg_pool_.size()));
+    }
+    // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
+    const uint32_t first_set =
+        k ? b_.trace().args.append_sets(arg_pool_, arg_offsets_) : 0;
+    const bool has_args = r.u8() != 0;
+    start_.resize(n);
+    dur_.resize(n);
+    name_.resize(n);
+    kind_.resize(n);
+    TimeNs t = 0;
+    for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
+    for (uint64_t i = 0; i < n; ++i) dur_[i] = static_cast<TimeNs>(r.varint());
+    for (uint64_t i = 0; i < n; ++i) name_[i] = local_string(r, strs_);
+    if (n) std::memcpy(kind_.data(), r.raw(n), n);
+    if (has_args) {
+      set_.resize(n);
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t s = r.varint();
+        if (s > k) r.fail("argument set " + std::to_string(s) + " outside the chunk's " + std::to_string(k));
+        set_[i] = static_cast<uint32_t>(s);
+      }
+    }
+    TrackState* st = track_state(file_track, n);
+    if (!st) return;
+    const uint32_t bt = st->builder;
+    const size_t builder_first = b_.trace().tracks[bt].slices.size();
+    if (builder_first + n >= UINT32_MAX) r.fail("too many slices on one track");
+    if (!st->segments.empty() && st->segments.back().file_first > first_row) st->sorted = false;
+    st->segments.push_back({first_row, static_cast<uint32_t>(builder_first), static_cast<uint32_t>(n)});
+    int64_t prev_corr = 0;
+    uint64_t prev_ext = 0;
+    auto corr = [&]() {
+      prev_corr += r.svarint();
+      return static_cast<uint32_t>(prev_corr);
+    };
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint8_t kb = kind_[i];
+      if ((kb & 0x0F) >= static_cast<uint8_t>(SliceKind::kCount) || (kb & 0xE0))
+        r.fail("slice kind byte " + std::to_string(kb) + " out of range");
+      const auto kind = static_cast<SliceKind>(kb & 0x0F);
+      SliceRef ref(kind, SliceRef::kNoDetail);
+      if (!(kb & kNoDetailBit)) {
+        switch (kind) {
+          case SliceKind::kKernel: {
+            KernelInfo ki;
+            const uint64_t c = r.varint();
+            if (c > configs_.size()) r.fail("launch config " + std::to_string(c) + " outside the chunk's table");
+            ki.launch_config = c == 0 ? kNone32 : configs_[c - 1];
+            ki.correlation = corr();
+            ki.graph_id = static_cast<uint32_t>(r.varint());
+            ki.graph_node_id = U64Split(r.varint());
+            ref = b_.add_kernel(ki);
+            break;
+          }
+          case SliceKind::kMemcpy: {
+            MemcpyInfo mi;
+            mi.bytes = U64Split(r.varint());
+            mi.correlation = corr();
+            mi.src_device = device_of(r.varint());
+            mi.dst_device = device_of(r.varint());
+            mi.copy_kind = read_enum<CopyKind>(r, 6, "copy kind");
+            mi.mechanism = read_enum<Mechanism>(r, 6, "mechanism");
+            mi.src_memory = read_enum<MemoryKind>(r, 6, "memory kind");
+            mi.dst_memory = read_enum<MemoryKind>(r, 6, "memory kind");
+            ref = b_.add_memcpy(mi);
+            break;
+          }
+          case SliceKind::kMemset: {
+            MemsetInfo mi;
+            mi.bytes = U64Split(r.varint());
+            mi.correlation = corr();
+            mi.value = static_cast<uint32_t>(r.varint());
+            mi.memory = read_enum<MemoryKind>(r, 6, "memory kind");
+            ref = b_.add_memset(mi);
+            break;
+          }
+          case SliceKind::kSync: {
+            SyncInfo si;
+            si.correlation = corr();
+            const uint64_t ev = r.varint();
+            si.event_id = ev == 0 ? kNone32 : static_cast<uint32_t>(ev - 1);
+            si.stream = r.svarint();
+            si.kind = read_enum<SyncKind>(r, 6, "sync kind");
+            ref = b_.add_sync(si);
+            break;
+          }
+          case SliceKind::kNvtxRange: {
+            NvtxInfo ni;
+            ni.domain = local_string(r, strs_);
+            ni.category = local_string(r, strs_);
+            ni.color_argb = static_cast<uint32_t>(r.varint());
+            ni.payload = U64Split(r.varint());
+            ni.payload_type = r.u8();
+            ref = b_.add_nvtx(ni);
+            break;
+          }
+          case SliceKind::kCpuOp: {
+            CpuOpInfo ci;
+            prev_ext += static_cast<uint64_t>(r.svarint());
+            ci.external_id = U64Split(prev_ext);
+            ci.flops = U64Split(r.varint());
+            const uint64_t seq = r.varint();
+            ci.sequence = seq == 0 ? kNone32 : static_cast<uint32_t>(seq - 1);
+            ref = b_.add_cpu_op(ci);
+            break;
+          }
+          case SliceKind::kRuntimeApi: {
+            ApiInfo ai;
+            ai.correlation = corr();
+            ai.cbid = static_cast<uint32_t>(r.varint());
+            ai.result = static_cast<int32_t>(r.svarint());
+            ref = b_.add_api_call(ai);
+            break;
+          }
+          case SliceKind::kSmSpan: {
+            SmSpanInfo si;
+            si.block = static_cast<uint32_t>(r.varint());
+            si.tag = static_cast<uint32_t>(r.varint());
+            si.launch_id = static_cast<uint32_t>(r.varint());
+            const EventRef kernel = read_ref(r);
+            si.warp = r.u8();
+            si.role = read_enum<SmRole>(r, kSmRoleCount, "SM role");
+            ref = b_.add_sm_span(si);
+            if (kernel.valid()) span_kernels_.emplace_back(ref.index(), kernel);
+            break;
+          }
+          default: r.fail("slice kind " + std::string(to_string(kind)) + " has no detail record");
+        }
+      }
+      b_.add_slice_with_arg_set(bt, start_[i], dur_[i], name_[i], ref, has_args && set_[i] ? first_set + set_[i] - 1 : kNone32);
+    }
+    report_.slices += static_cast<int64_t>(n);
+  }
+
+  void counters(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t file_track = r.varint();
+    const uint64_t n = r.count(9, "counter sample");
+    start_.resize(n);
+    TimeNs t = 0;
+    for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
+    const uint8_t* values = r.raw(n * 8);
+    TrackState* st = track_state(file_track, n);
+    if (!st) return;
+    for (uint64_t i = 0; i < n; ++i) {
+      double v;
+      std::memcpy(&v, values + i * 8, 8);
+      b_.add_counter_sample(st->builder, start_[i], v);
+    }
+    report_.counter_samples += static_cast<int64_t>(n);
+  }
+
+  void flows(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(3, "flow");
+    for (uint64_t i = 0; i < n; ++i) {
+      PendingFlow f;
+      f.from = read_ref(r);
+      f.to = read_ref(r);
+      f.kind = read_enum<FlowKind>(r, 6, "flow kind");
+      flows_.push_back(f);
+    }
+  }
+
+  void collectives(ByteReader& r) {
+    pstrace::read_local_strings(r, b_.strings(), strs_);
+    const uint64_t n = r.count(16, "collective");
+    for (uint64_t i = 0; i < n; ++i) {
+      CollectiveInfo c;
+      c.op = read_enum<CollectiveOp>(r, 13, "collective op");
+      c.dtype_bytes = r.u8();
+      c.channels = static_cast<uint16_t>(r.varint());
+      c.rank = static_cast<int32_t>(r.svarint());
+      c.group_size = static_cast<int32_t>(r.svarint());
+      c.dtype = local_string(r, strs_);
+      c.group = local_string(r, strs_);
+      c.group_ranks = local_string(r, strs_);
+      c.algorithm = local_string(r, strs_);
+      c.protocol = local_string(r, strs_);
+      c.sequence = r.svarint();
+      c.in_elements = r.varint();
+      c.out_elements = r.varint();
+      const EventRef kernel = read_ref(r);
+      const EventRef cpu_op = read_ref(r);
+      c.peer = static_cast<int32_t>(r.svarint());
+      const uint32_t idx = b_.add_collective(c);
+      pending_collectives_.push_back({idx, kernel, cpu_op});
+    }
+    report_.collectives += static_cast<int64_t>(n);
+  }
+
+  // --- the collector's raw chunks -----------------------------------------------------------
+
+  uint32_t device_for_ordinal(uint32_t ordinal) {
+    const uint32_t proc = default_process();
+    if (auto it = dev_by_ordinal_.find(ordinal); it != dev_by_ordinal_.end()) return it->second;
+    const Trace& tr = b_.trace();
+    for (const auto& [file_index, d] : dev_)
+      if (tr.devices[d].process == proc && tr.devices[d].ordinal == static_cast<int32_t>(ordinal))
+        return dev_by_ordinal_[ordinal] = d;
+    Device d;
+    d.process = proc;
+    d.ordinal = static_cast<int32_t>(ordinal);
+    return dev_by_ordinal_[ordinal] = b_.add_device(std::move(d));
+  }
+
+  uint32_t stream_track(uint32_t device, int64_t stream) {
+    const uint32_t proc = b_.trace().devices[device].process;
+    return b_.track(TrackKey{TrackKind::kGpuStream, proc, static_cast<int32_t>(device), stream},
+                    "stream " + std::to_string(stream));
+  }
+
+  void cupti(ByteReader& r) {
+    while (!r.done()) {
+      const collector::CollectedActivity a = collector::decode(r);
+      if (a.device > 65535) r.fail("device " + std::to_string(a.device) + " out of range");
+      const uint32_t dev = device_for_ordinal(a.device);
+      const uint32_t track = stream_track(dev, a.stream);
+      const TimeNs start = static_cast<TimeNs>(a.start_ns);
+      const TimeNs dur = static_cast<TimeNs>(a.end_ns - a.start_ns);
+      switch (a.kind) {
+        case collector::RecordKind::kKernel: {
+          LaunchConfig c;
+          for (int i = 0; i < 3; ++i) {
+            c.grid[i] = static_cast<uint32_t>(a.grid[i]);
+            c.block[i] = static_cast<uint32_t>(a.block[i]);
+          }
+          c.registers_per_thread = a.registers;
+          c.static_smem = a.static_smem;
+          c.dynamic_smem = a.dynamic_smem;
+          KernelInfo k;
+          k.launch_config = b_.add_launch_config(c);
+          k.correlation = a.correlation;
+          k.graph_id = a.graph_id;
+          k.graph_node_id = U64Split(a.graph_node_id);
+          const EventRef e = b_.add_slice(track, start, dur, b_.intern(a.name), b_.add_kernel(k));
+          if (a.correlation) kernel_by_correlation_[(uint64_t{dev} << 32) | a.correlation] = e;
+          break;
+        }
+        case collector::RecordKind::kMemcpy: {
+          MemcpyInfo m;
+          m.bytes = U64Split(a.bytes);
+          m.correlation = a.correlation;
+          m.copy_kind = cupti_copy_kind(a.copy_kind);
+          const auto self = static_cast<uint16_t>(dev);
+          switch (m.copy_kind) {
+            case CopyKind::kHtoD: m.dst_device = self; break;
+            case CopyKind::kDtoH: m.src_device = self; break;
+            case CopyKind::kDtoD: m.src_device = m.dst_device = self; break;
+            case CopyKind::kPtoP:
+              m.src_device = a.src_device <= 65535 ? static_cast<uint16_t>(device_for_ordinal(a.src_device)) : kNoDevice;
+              m.dst_device = a.dst_device <= 65535 ? static_cast<uint16_t>(device_for_ordinal(a.dst_device)) : kNoDevice;
+              break;
+            default: break;
+          }
+          if (a.copy_kind == 3 || a.copy_kind == 7) m.dst_memory = MemoryKind::kArray;
+          if (a.copy_kind == 4 || a.copy_kind == 6) m.src_memory = MemoryKind::kArray;
+          b_.add_slice(track, start, dur, b_.intern(cupti_copy_name(a.copy_kind)), b_.add_memcpy(m));
+          break;
+        }
+        case collector::RecordKind::kMemset: {
+          MemsetInfo m;
+          m.bytes = U64Split(a.bytes);
+          m.correlation = a.correlation;
+          m.value = a.value;
+          b_.add_slice(track, start, dur, b_.intern("Memset"), b_.add_memset(m));
+          break;
+        }
+      }
+      ++report_.cupti_records;
+    }
+  }
+
+  void probes(ByteReader& r) {
+    const uint64_t ordinal = r.varint();
+    const int64_t offset = r.svarint();
+    const uint64_t correlation = r.varint();
+    const uint64_t launch_id = r.varint();
+    const std::string_view kernel_name = r.str();
+    const uint64_t overflow = r.varint();
+    const uint64_t n = r.count(sizeof(ProbeRecord), "probe record");
+    const uint8_t* raw = r.raw(n * sizeof(ProbeRecord));
+    if (ordinal > 65535) r.fail("device " + std::to_string(ordinal) + " out of range");
+    const uint32_t dev = device_for_ordinal(static_cast<uint32_t>(ordinal));
+    const uint32_t proc = b_.trace().devices[dev].process;
+    const StringId name = b_.intern(kernel_name);
+    StringId role_names[kSmRoleCount];
+    for (int i = 0; i < kSmRoleCount; ++i) role_names[i] = b_.intern(to_string(static_cast<SmRole>(i)));
+    if (overflow)
+      warn("device " + std::to_string(ordinal) + ": " + std::to_string(overflow) + " probe records of " +
+           (kernel_name.empty() ? std::string("a kernel") : std::string(kernel_name)) + " (launch " +
+           std::to_string(launch_id) + ") were lost to probe-buffer overflow");
+    size_t bad_roles = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      ProbeRecord p;
+      std::memcpy(&p, raw + i * sizeof(ProbeRecord), sizeof p);
+      const uint64_t key = (uint64_t{dev} << 16) | p.smid;
+      auto [it, inserted] = sm_tracks_.try_emplace(key, 0u);
+      if (inserted)
+        it->second = b_.track(TrackKey{TrackKind::kSmLane, proc, static_cast<int32_t>(dev), p.smid},
+                              "SM " + std::to_string(p.smid));
+      SmSpanInfo s;
+      s.block = p.block;
+      s.tag = p.tag;
+      s.launch_id = p.launch_id;
+      s.warp = p.warp;
+      if (p.role >= kSmRoleCount) ++bad_roles;
+      s.role = p.role < kSmRoleCount ? static_cast<SmRole>(p.role) : SmRole::kOther;
+      const SliceRef ref = b_.add_sm_span(s);
+      if (correlation) probe_kernels_.emplace_back(ref.index(), (uint64_t{dev} << 32) | correlation);
+      const TimeNs start = static_cast<TimeNs>(p.t_start_ns) + offset;
+      const TimeNs dur = static_cast<TimeNs>(p.t_end_ns - p.t_start_ns);
+      b_.add_slice(it->second, start, dur, kernel_name.empty() ? role_names[s.role == SmRole::kOther ? 3 : static_cast<int>(s.role)] : name, ref);
+    }
+    if (bad_roles) warn(std::to_string(bad_roles) + " probe records had a role outside 0..3; shown as 'other'");
+    report_.probe_records += static_cast<int64_t>(n);
+  }
+
+  // --- references ---------------------------------------------------------------------------
+
+  EventRef resolve(EventRef file_ref) {
+    if (!file_ref.valid()) return {};
+    auto it = tracks_.find(file_ref.track);
+    if (it == tracks_.end()) return {};
+    TrackState& st = it->second;
+    if (!st.sorted) {
+      std::sort(st.segments.begin(), st.segments.end(),
+                [](const Segment& a, const Segment& b) { return a.file_first < b.file_first; });
+      st.sorted = true;
+    }
+    auto seg = std::upper_bound(st.segments.begin(), st.segments.end(), uint64_t{file_ref.index},
+                                [](uint64_t row, const Segment& s) { return row < s.file_first; });
+    if (seg == st.segments.begin()) return {};
+    --seg;
+    if (file_ref.index >= seg->file_first + seg->count) return {};
+    return EventRef{st.builder, static_cast<uint32_t>(seg->builder_first + (file_ref.index - seg->file_first))};
+  }
+
+  void resolve() {
+    Trace& tr = b_.trace();
+    size_t dangling = 0;
+    for (const PendingFlow& f : flows_) {
+      const EventRef from = resolve(f.from), to = resolve(f.to);
+      if (!from.valid() || !to.valid()) {
+        ++dangling;
+        continue;
+      }
+      b_.add_flow(from, to, f.kind);
+      ++report_.flows;
+    }
+    if (dangling) warn(std::to_string(dangling) + " flows refer to slices that are not in the file; dropped");
+    size_t lost_refs = 0;
+    for (const auto& c : pending_collectives_) {
+      CollectiveInfo& ci = tr.collectives[c.index];
+      ci.kernel = resolve(c.kernel);
+      ci.cpu_op = resolve(c.cpu_op);
+      lost_refs += (c.kernel.valid() && !ci.kernel.valid()) + (c.cpu_op.valid() && !ci.cpu_op.valid());
+    }
+    for (const auto& [span, ref] : span_kernels_) {
+      tr.sm_spans[span].kernel = resolve(ref);
+      lost_refs += !tr.sm_spans[span].kernel.valid();
+    }
+    if (lost_refs) warn(std::to_string(lost_refs) + " references to slices that are not in the file were cleared");
+    size_t unmatched = 0;
+    for (const auto& [span, key] : probe_kernels_) {
+      auto it = kernel_by_correlation_.find(key);
+      if (it == kernel_by_correlation_.end()) ++unmatched;
+      else tr.sm_spans[span].kernel = it->second;
+    }
+    if (unmatched)
+      warn(std::to_string(unmatched) + " SM spans name a kernel launch with no kernel record in the file; left unlinked");
+    if (lost_to_undeclared_)
+      warn(std::to_string(lost_to_undeclared_) + " slices and samples belong to tracks whose declaration is missing; dropped");
+    if (unknown_devices_)
+      warn(std::to_string(unknown_devices_) + " references to devices whose declaration is missing were cleared");
+  }
+
+  struct PendingFlow {
+    EventRef from, to;
+    FlowKind kind = FlowKind::kGeneric;
+  };
+  struct PendingCollective {
+    uint32_t index;
+    EventRef kernel, cpu_op;
+  };
+
+  std::string path_;
+  TraceBuilder& b_;
+  const PstraceReadOptions& o_;
+  PstraceFileReport& report_;
+  ChunkReader reader_;
+  uint64_t done_bytes_ = 0, total_bytes_ = 0;
+  std::vector<uint8_t> payload_;
+  std::vector<StringId> strs_;
+  std::unordered_map<uint64_t, uint32_t> proc_, dev_, link_;
+  std::unordered_map<uint64_t, TrackState> tracks_;
+  std::unordered_map<uint32_t, uint32_t> dev_by_ordinal_;
+  std::unordered_map<uint64_t, uint32_t> sm_tracks_;
+  std::unordered_map<uint64_t, EventRef> kernel_by_correlation_;
+  uint32_t default_process_ = ~0u;
+  std::vector<uint32_t> configs_;
+  std::vector<Arg> arg_pool_;
+  std::vector<uint32_t> arg_offsets_;
+  std::vector<StringId> shape_keys_;
+  std::vector<ArgValue::Type> shape_types_;
+  std::vector<uint32_t> shape_fields_;
+  std::vector<int64_t> prev_values_;
+  std::vector<TimeNs> start_, dur_;
+  std::vector<StringId> name_;
+  std::vector<uint8_t> kind_;
+  std::vector<uint32_t> set_;
+  std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
+  std::vector<std::pair<uint32_t, uint64_t>> probe_kernels_;
+  std::vector<PendingFlow> flows_;
+  std::vector<PendingCollective> pending_collectives_;
+  uint64_t lost_to_undeclared_ = 0;
+  uint64_t unknown_devices_ = 0;
+};
+
+}  // namespace
+
+PstraceFileReport import_pstrace(const std::string& path, TraceBuilder& builder, const PstraceReadOptions& options) {
+  PstraceFileReport report;
+  Importer(path, builder, options, report).run();
+  return report;
+}
+
+Trace read_pstrace(const std::string& path, const PstraceReadOptions& options, PstraceFileReport* report) {
+  TraceBuilder b;
+  PstraceFileReport r = import_pstrace(path, b, options);
+  Trace t = b.finish();
+  t.source_format = "pstrace";
+  if (report) *report = std::move(r);
+  return t;
+}
+
+}  // namespace parascope
