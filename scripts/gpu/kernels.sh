@@ -87,6 +87,11 @@ fi
   cuobjdump --dump-resource-usage "$BIN" 2>&1 | grep -E "Function|REG|STACK|SHARED" | head -200
   echo; echo "== SASS instruction counts (bulk copies UBLKCP, mbarrier SYNCS, 16-byte LDG/STG .128) =="
   cuobjdump --dump-sass "$BIN" 2>/dev/null | grep -oE "UBLKCP[.A-Z0-9]*|SYNCS[.A-Z0-9]*|LDG\.E\.128[.A-Z0-9]*|STG\.E\.128[.A-Z0-9]*|LDL|STL|MEMBAR[.A-Z]*|ATOM[.A-Z0-9]*|RED[.A-Z0-9]*" | sort | uniq -c
+  echo; echo "== memory instructions of the round-2 kernels (LL all-reduce, reduce-scatter pull, reduce+push) =="
+  cuobjdump --dump-sass "$BIN" 2>/dev/null | awk '
+    /Function :/ { f = ($0 ~ /oneshot_ll|rs_pull|reduce_push/) ? $3 : ""; if (f != "") print "--", f; next }
+    f != "" { if (match($0, /(LDG|STG|LD|ST)\.E[.A-Z0-9]*|MEMBAR[.A-Z]*|LDL|STL/)) c[f " " substr($0, RSTART, RLENGTH)]++ }
+    END { for (k in c) print c[k], k }' | sort -k2 | head -60
 } >> "$RES/env.txt" 2>&1
 run_step devices 30 5 "$BIN" devices
 cat "$LOGS/devices.log" >> "$SUMMARY"
