@@ -6,7 +6,8 @@
 //   launch --kernels N --us U [--warmup W] [--batch B] [--cpu C]
 //                                 host time per launch in steady state: W untimed launches first,
 //                                 then batches of B launches that never fill the queue, each timed;
-//                                 median and quartiles over batches (main thread pinned to CPU C)
+//                                 median and quartiles over batches (main thread pinned to CPU C);
+//                                 --settle-ms S: idle S ms after the warm-up
 //   crash  --how kill|abort|segv --kernels K --wait-ms W   K kernels, sync, wait W, K more, sync, die
 //   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block through
 //                                 parascope/probe.cuh, handed over to the collector (alignment)
@@ -164,7 +165,7 @@ __global__ void timer_kernel(unsigned long long* out) {
 struct Options {
   std::string mode;
   long kernels = 10000, us = 20, blocks = 264, copies = 20, mib = 64, launches = 5, wait_ms = 2500;
-  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000;
+  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0;
   std::string how = "kill", shape = "end";
   bool probe = true;
 };
@@ -198,6 +199,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--cpu") o.cpu = std::atol(next());
     else if (a == "--chunks") o.chunks = std::atol(next());
     else if (a == "--iters") o.iters = std::atol(next());
+    else if (a == "--settle-ms") o.settle_ms = std::atol(next());
     else if (a == "--shape") o.shape = next();
     else if (a == "--no-probe") o.probe = false;
     else {
@@ -259,6 +261,9 @@ int run_launch(const Options& o) {
     return s * 1e9 / static_cast<double>(n);
   };
   for (long done = 0; done < o.warmup; done += o.batch) batch_ns(std::min(o.batch, o.warmup - done));
+  // idle with every kernel complete: a periodic CUPTI flush (it only delivers buffers whose
+  // records are all complete) hands the warm-up's records over, as a real program's pauses do
+  if (o.settle_ms > 0) usleep(static_cast<useconds_t>(o.settle_ms) * 1000);
   std::vector<double> per_batch;
   double total_ns = 0;
   long done = 0;
