@@ -489,7 +489,8 @@ uint64_t Collector::convert_buffer(const uint8_t* data, size_t valid, ByteWriter
     ++n;
   }
   // kernel records reach our buffers: no other client has taken them, launches need no counting
-  if (counts_.kernels > kernels_before && launch_counting_.load()) set_launch_counting(false);
+  // (not while a crash is being flushed: the crashed thread may hold a CUPTI lock)
+  if (counts_.kernels > kernels_before && launch_counting_.load() && !crashing_.load()) set_launch_counting(false);
   return n;
 }
 
@@ -855,6 +856,7 @@ void Collector::at_exit() {
 
 bool Collector::crash_flush(int sig, int timeout_ms) noexcept {
   if (g_forked_child.load() || !writer_) return false;
+  crashing_ = true;
   return writer_->crash_flush(sig, timeout_ms);
 }
 

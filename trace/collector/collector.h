@@ -95,7 +95,7 @@ class Collector {
   std::atomic<uint64_t> launches_seen_{0};
   // launch callbacks ("auto" mode): counting until kernel records are seen arriving
   static constexpr uint64_t kLaunchesToCheck = 256;
-  std::atomic<bool> launch_counting_{false}, nccl_active_{false};
+  std::atomic<bool> launch_counting_{false}, nccl_active_{false}, crashing_{false};
   std::atomic<uint64_t> counting_since_{0};
   std::mutex launch_cb_mutex_;
   bool runtime_launch_cb_on_ = false, driver_launch_cb_on_ = false;  // under launch_cb_mutex_
