@@ -7,6 +7,8 @@
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "gui/main_window.h"
 #include "gui/timeline_view.h"
@@ -14,6 +16,9 @@
 #include "trace/io/load_trace.h"
 
 int main(int argc, char** argv) {
+  // --render-png needs no display: use the offscreen platform unless one was chosen
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--render-png" && !std::getenv("QT_QPA_PLATFORM")) ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Parascope");
   QApplication::setApplicationName("Parascope");

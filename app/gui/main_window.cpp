@@ -57,7 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     status_->setText(tr("Loading %1").arg(QFileInfo(file).fileName()));
   });
   connect(loader_, &TraceLoader::loaded, this,
-          [this](int, std::shared_ptr<const Trace> t, QStringList inputs) { on_loaded(std::move(t), inputs); });
+          [this](int, LoadedTrace t, QStringList inputs) { on_loaded(t, inputs); });
   connect(loader_, &TraceLoader::failed, this, [this](int, QString msg, QStringList) { on_failed(msg); });
   connect(loader_, &TraceLoader::cancelled, this, [this](int) {
     progress_->hide();
@@ -155,11 +155,11 @@ void MainWindow::rebuild_recent_menu() {
   recent_menu_->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::on_loaded(std::shared_ptr<const Trace> trace, const QStringList& inputs) {
+void MainWindow::on_loaded(const LoadedTrace& loaded, const QStringList& inputs) {
   progress_->hide();
   cancel_->hide();
-  trace_ = std::move(trace);
-  timeline_->set_trace(trace_);
+  trace_ = loaded.trace;
+  timeline_->set_trace(trace_, loaded.index);
   const TraceSummary s = summarize(*trace_);
   int64_t kernels = 0, devices = 0;
   for (const auto& p : s.processes)

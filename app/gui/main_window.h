@@ -47,7 +47,7 @@ class MainWindow : public QMainWindow {
   void export_png();
   void remember_recent(const QStringList& inputs);
   void rebuild_recent_menu();
-  void on_loaded(std::shared_ptr<const Trace> trace, const QStringList& inputs);
+  void on_loaded(const LoadedTrace& loaded, const QStringList& inputs);
   void on_failed(const QString& message);
   void show_selection(EventRef ref);
 
