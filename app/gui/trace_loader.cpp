@@ -58,6 +58,7 @@ int TraceLoader::load(const QStringList& inputs) {
         shared->file = "building the timeline index";
       }
       r.loaded.index = std::make_shared<const render::TimelineIndex>(*trace, &shared->cancel);
+      r.loaded.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, r.loaded.index->classifier()));
       r.loaded.trace = std::move(trace);
       r.loaded.load_seconds = std::chrono::duration<double>(t1 - t0).count();
       r.loaded.index_seconds = r.loaded.index->build_seconds();

@@ -1,5 +1,6 @@
 // TraceLoader: loads traces on a worker thread (the GUI thread never parses a file) and builds
-// the timeline's index there too (level-of-detail pyramids), with progress and Cancel. Each load is a job with an id; a new load cancels the previous one and
+// there what the window needs before it can show them (the timeline's index with its
+// level-of-detail pyramids, the kernel statistics), with progress and Cancel. Each load is a job with an id; a new load cancels the previous one and
 // results of a superseded job are dropped. Progress is polled from shared atomics by a GUI-thread
 // timer and results arrive through QFutureWatcher, so no signal is emitted from the worker.
 #pragma once
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "render/timeline_index.h"
+#include "trace/core/analysis/kernel_stats.h"
 #include "trace/core/trace.h"
 
 namespace parascope::gui {
@@ -22,6 +24,7 @@ namespace parascope::gui {
 struct LoadedTrace {
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const render::TimelineIndex> index;
+  std::shared_ptr<const KernelStats> stats;  // the statistics dock's table
   double load_seconds = 0, index_seconds = 0;
 };
 
