@@ -365,7 +365,8 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   // bookmarks, notes and the track tree's state from beside the trace
   notes_path_ = TraceNotes::path_for(inputs);
   QString notes_msg;
-  if (!notes_.load(notes_path_, *trace_)) notes_msg = tr("  (notes not read: %1)").arg(notes_.error());
+  if (notes_path_.isEmpty()) notes_ = TraceNotes{};
+  else if (!notes_.load(notes_path_, *trace_)) notes_msg = tr("  (notes not read: %1)").arg(notes_.error());
   else if (notes_.unresolved) notes_msg = tr("  (%1 notes/tracks in the notes file are not in this trace)").arg(notes_.unresolved);
   timeline_->apply_layout_options(notes_.view);
   timeline_->set_bookmarks(notes_.bookmarks);

@@ -1,6 +1,7 @@
 #include "gui/trace_notes.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -61,6 +62,7 @@ QString TraceNotes::path_for(const QStringList& inputs) {
   if (inputs.isEmpty()) return {};
   QString first = inputs.front();
   while (first.size() > 1 && first.endsWith('/')) first.chop(1);
+  if (!QFileInfo::exists(first)) return {};  // not a file (a generated trace): nowhere to keep notes
   return first + ".parascope-notes.json";
 }
 

@@ -26,7 +26,8 @@ struct SliceNote {
 
 class TraceNotes {
  public:
-  // The notes file for a set of inputs: the first input (a file or a directory) + ".parascope-notes.json".
+  // The notes file for a set of inputs: the first input (a file or a directory) + ".parascope-notes.json";
+  // empty when the first input is not on disk.
   static QString path_for(const QStringList& inputs);
 
   // Reads `path` if it exists (a missing file is an empty set of notes). Returns false and sets
