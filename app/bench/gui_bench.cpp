@@ -6,6 +6,7 @@
 // Prints a table and writes JSON.
 //
 //   parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep]
+//                       [--screenshot FILE]   (the main window on the generated trace, a fused GEMM selected)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QScrollBar>
@@ -21,6 +22,9 @@
 #include <vector>
 
 #include "bench/synthetic_trace.h"
+#include "gui/find_bar.h"
+#include "gui/main_window.h"
+#include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
 
 using namespace parascope;
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
   double baseline_seconds = 120;
   std::string json = "gui_bench.json";
   bool run_sweep = true;
+  std::string screenshot;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -175,8 +180,9 @@ int main(int argc, char** argv) {
     } else if (a == "--baseline-seconds") baseline_seconds = std::stod(next());
     else if (a == "--json") json = next();
     else if (a == "--no-sweep") run_sweep = false;
+    else if (a == "--screenshot") screenshot = next();
     else {
-      std::fprintf(stderr, "usage: parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep]\n");
+      std::fprintf(stderr, "usage: parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep] [--screenshot FILE]\n");
       return 2;
     }
   }
@@ -296,5 +302,31 @@ int main(int argc, char** argv) {
     std::printf("wrote %s\n", json.c_str());
   }
   (void)m2;
+  if (!screenshot.empty()) {
+    gui::MainWindow w;
+    w.set_interactive(false);
+    w.resize(1500, 850);
+    w.show();
+    gui::LoadedTrace lt;
+    lt.trace = trace;
+    lt.index = index;
+    lt.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, index->classifier()));
+    w.show_loaded(lt, {"synthetic"});
+    w.find_bar()->set_pattern("ps_fused_gemm", MatchMode::kSubstring);
+    EventRef k = w.find_bar()->find_next();
+    while (k.valid() && trace->tracks[k.track].key.process != 0) k = w.find_bar()->find_next();  // rank 0's first
+    w.overlap()->wait();
+    if (k.valid()) {
+      const TimeNs s0 = trace->tracks[k.track].slices.start[k.index];
+      w.timeline()->set_view(s0 - 1'500'000, s0 + 3'000'000);
+      w.timeline()->verticalScrollBar()->setValue(0);
+    }
+    for (int i = 0; i < 20; ++i) QApplication::processEvents();
+    if (!w.grab().save(QString::fromStdString(screenshot))) {
+      std::fprintf(stderr, "cannot write %s\n", screenshot.c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", screenshot.c_str());
+  }
   return 0;
 }

@@ -111,7 +111,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   QSettings settings;
   restoreGeometry(settings.value("main/geometry").toByteArray());
   restoreState(settings.value("main/state").toByteArray());
-  if (!settings.contains("main/geometry")) resize(1500, 900);
+  if (!settings.contains("main/state")) {  // first start: the timeline gets most of the window
+    resize(1500, 900);
+    QList<QDockWidget*> bottom, right;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
+    resizeDocks(bottom, QList<int>(bottom.size(), 170), Qt::Vertical);
+    resizeDocks(right, QList<int>(right.size(), 430), Qt::Horizontal);
+  }
   timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
   timeline_->set_relative_time(settings.value("view/relative_time", true).toBool());
   timeline_->set_show_flows(settings.value("view/show_flows", true).toBool());
@@ -168,6 +174,7 @@ void MainWindow::build_docks() {
   stats_view_->setTextElideMode(Qt::ElideMiddle);
   stats_view_->horizontalHeader()->setStretchLastSection(false);
   stats_view_->setColumnWidth(KernelStatsModel::kName, 420);
+  stats_view_->setColumnWidth(KernelStatsModel::kCategory, 120);
   stats_view_->setToolTip(tr("Double-click a row to jump to the next slice of that kernel"));
   v->addWidget(stats_view_);
   stats_dock->setWidget(panel);

@@ -69,7 +69,7 @@ void paint_overlap_chart(QPainter& p, const QRectF& r, const OverlapChartData& d
   if (!d.sms.empty()) {
     p.setPen(QColor(0x30, 0x30, 0x30));
     p.drawText(QPointF(r.left() + 6, y + fm.ascent()),
-               QString("Per SM (probe lanes): compute %1 %, communicate %2 %, wait %3 %, idle %4 % (mean)")
+               QString("Per SM (probe lanes), mean: compute %1 % · comm %2 % · wait %3 % · idle %4 %")
                    .arg(100 * d.compute, 0, 'f', 0).arg(100 * d.communicate, 0, 'f', 0)
                    .arg(100 * d.wait, 0, 'f', 0).arg(100 * d.idle, 0, 'f', 0));
     y += line + 2;
