@@ -346,8 +346,14 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
   const size_t groups = (lanes.size() + g - 1) / g;
   const auto wz = static_cast<size_t>(w);
   f.line.resize(wz);
-  std::vector<float> acc;  // walks: per category, per pixel, the time covered summed over the group
-  if (walk) acc.assign(kCategoryCount * wz, 0.0f);
+  std::vector<float> acc;
+  // walks sum time per role slot (compute, communicate, wait, anything else): 4 rows of floats
+  constexpr size_t kSlots = 4;
+  auto slot_of = [](Category c) -> size_t {
+    return c == Category::kCompute ? 0 : c == Category::kCommunication ? 1 : c == Category::kSync ? 2 : 3;
+  };
+  constexpr Category kSlotCategory[kSlots] = {Category::kCompute, Category::kCommunication, Category::kSync, Category::kOther};
+  if (walk) acc.assign(kSlots * wz, 0.0f);
   for (size_t gi = 0; gi < groups; ++gi) {
     const size_t first = gi * g, last = std::min(lanes.size(), first + g);
     if (walk) {
@@ -359,7 +365,7 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
           ++f.stats.slices_visited;
           const double x0 = std::max(m.x_of(s.start[i]), 0.0);
           const double x1 = std::min(m.x_of(s.start[i] + s.dur[i]), static_cast<double>(w));
-          float* a = acc.data() + (static_cast<size_t>(index_.classifier().category(t, i)) & 7) * wz;
+          float* a = acc.data() + slot_of(index_.classifier().category(t, i)) * wz;
           const int xa = static_cast<int>(x0), xb = std::min(w, static_cast<int>(std::ceil(x1)));
           if (xb - xa <= 1) {
             if (xa < w) a[xa] += static_cast<float>(std::max(x1 - x0, 0.05));
@@ -375,7 +381,7 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
       for (size_t x = 0; x < wz; ++x) {
         float sum = 0, best = 0;
         size_t cat = 0;
-        for (size_t c = 0; c < kCategoryCount; ++c) {
+        for (size_t c = 0; c < kSlots; ++c) {
           const float a = acc[c * wz + x];
           sum += a;
           if (a > best) {
@@ -384,7 +390,7 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
           }
         }
         const auto q = sum > 0 ? std::clamp(static_cast<int>(sum * scale + 0.999f), 1, 16) : 0;
-        f.line[x] = heat[cat][static_cast<size_t>(q)];
+        f.line[x] = heat[static_cast<size_t>(kSlotCategory[cat])][static_cast<size_t>(q)];
       }
     } else {
       const CoveragePyramid* pyr = g == 1 ? &index_.lod(lanes[first]).combined() : index_.sm_group(row.device, g, gi);
