@@ -7,6 +7,7 @@
 //
 //   parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep]
 //                       [--screenshot FILE]   (the main window on the generated trace, a fused GEMM selected)
+//                       [--first-frame FILE]  (the timeline's first frame: the whole trace)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QScrollBar>
@@ -168,7 +169,7 @@ int main(int argc, char** argv) {
   double baseline_seconds = 120;
   std::string json = "gui_bench.json";
   bool run_sweep = true;
-  std::string screenshot;
+  std::string screenshot, first_png;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -181,6 +182,7 @@ int main(int argc, char** argv) {
     else if (a == "--json") json = next();
     else if (a == "--no-sweep") run_sweep = false;
     else if (a == "--screenshot") screenshot = next();
+    else if (a == "--first-frame") first_png = next();
     else {
       std::fprintf(stderr, "usage: parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep] [--screenshot FILE]\n");
       return 2;
@@ -214,6 +216,7 @@ int main(int argc, char** argv) {
   t = std::chrono::steady_clock::now();
   view.set_trace(trace, index);
   const Frame first = paint(view);
+  if (!first_png.empty()) view.viewport()->grab().save(QString::fromStdString(first_png));
   const double first_paint_s = index_s + seconds_since(t);
   const Mem m2 = memory();
   const double index_mb = static_cast<double>(index->memory_bytes()) / 1048576.0;
@@ -287,6 +290,12 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < r.frames.size(); ++i) std::fprintf(jf, "%s%.3f", i ? ", " : "", r.frames[i].ms);
       std::fprintf(jf, "],\n    \"frame_cpu_ms\": [");
       for (size_t i = 0; i < r.frames.size(); ++i) std::fprintf(jf, "%s%.3f", i ? ", " : "", r.frames[i].cpu_ms);
+      std::fprintf(jf, "],\n    \"frame_parts_ms\": [");
+      for (size_t i = 0; i < r.frames.size(); ++i) {
+        const auto& st = r.frames[i].stats;
+        std::fprintf(jf, "%s[%.2f, %.2f, %.2f, %.2f, %zu]", i ? ", " : "", st.layer_ms, st.heat_ms, st.blit_ms, st.overlay_ms,
+                     st.slices_visited);
+      }
       std::fprintf(jf, "],\n    \"view_ns\": [");
       for (size_t i = 0; i < r.frames.size(); ++i) std::fprintf(jf, "%s%lld", i ? ", " : "", static_cast<long long>(r.frames[i].view_ns));
       std::fprintf(jf, "]},\n");

@@ -635,7 +635,8 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   }
   p.setClipping(false);
 
-  // label column and headers
+  // label column and headers (below the last row: background)
+  p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - rh), QColor(kBackground));
   const double label_bottom = area.bottom() + 1;
   for (const TimelineRow* row : visible) {
     const double top = data_y0 + row->y - scroll_y;
