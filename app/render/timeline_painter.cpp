@@ -82,6 +82,7 @@ struct TimelinePainter::Frame {
   PaintStats& stats;
   std::vector<Coverage> cov;
   std::vector<uint32_t> line;
+  std::vector<uint8_t> scratch;
 
   Frame(const TimelineMapping& mm, const TimelineStyle& st, const TimelineDecorations& d, PaintStats& s)
       : m(mm), style(st), deco(d), stats(s) {}
@@ -347,12 +348,12 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
   const auto wz = static_cast<size_t>(w);
   f.line.resize(wz);
   std::vector<float> acc;
-  // walks sum time per role slot (compute, communicate, wait, anything else): 4 rows of floats
+  // walks sum time per role (SmRole: compute, communicate, wait, other), 4 rows of floats, coloured
+  // as the classifier colours those roles
   constexpr size_t kSlots = 4;
-  auto slot_of = [](Category c) -> size_t {
-    return c == Category::kCompute ? 0 : c == Category::kCommunication ? 1 : c == Category::kSync ? 2 : 3;
-  };
   constexpr Category kSlotCategory[kSlots] = {Category::kCompute, Category::kCommunication, Category::kSync, Category::kOther};
+  static_assert(static_cast<int>(SmRole::kCompute) == 0 && static_cast<int>(SmRole::kCommunicate) == 1 &&
+                static_cast<int>(SmRole::kWait) == 2 && static_cast<int>(SmRole::kOther) == 3);
   if (walk) acc.assign(kSlots * wz, 0.0f);
   for (size_t gi = 0; gi < groups; ++gi) {
     const size_t first = gi * g, last = std::min(lanes.size(), first + g);
@@ -361,11 +362,12 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
       for (size_t si = first; si < last; ++si) {
         const uint32_t t = lanes[si];
         const auto& s = trace_.tracks[t].slices;
-        index_.lod(t).visit(trace_, t, t0, t1, ~0u, [&](uint32_t i, int) {
+        // on an SM lane the sub-row is the probe role: compute, communicate, wait, other = the slots
+        index_.lod(t).visit(trace_, t, t0, t1, ~0u, [&](uint32_t i, int role) {
           ++f.stats.slices_visited;
           const double x0 = std::max(m.x_of(s.start[i]), 0.0);
           const double x1 = std::min(m.x_of(s.start[i] + s.dur[i]), static_cast<double>(w));
-          float* a = acc.data() + slot_of(index_.classifier().category(t, i)) * wz;
+          float* a = acc.data() + static_cast<size_t>(role & 3) * wz;
           const int xa = static_cast<int>(x0), xb = std::min(w, static_cast<int>(std::ceil(x1)));
           if (xb - xa <= 1) {
             if (xa < w) a[xa] += static_cast<float>(std::max(x1 - x0, 0.05));
@@ -378,20 +380,22 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
         });
       }
       const float scale = 16.0f / static_cast<float>(last - first);
-      for (size_t x = 0; x < wz; ++x) {
-        float sum = 0, best = 0;
-        size_t cat = 0;
-        for (size_t c = 0; c < kSlots; ++c) {
-          const float a = acc[c * wz + x];
-          sum += a;
-          if (a > best) {
-            best = a;
-            cat = c;
-          }
-        }
-        const auto q = sum > 0 ? std::clamp(static_cast<int>(sum * scale + 0.999f), 1, 16) : 0;
-        f.line[x] = heat[static_cast<size_t>(kSlotCategory[cat])][static_cast<size_t>(q)];
+      const float* a0 = acc.data();
+      const float* a1 = a0 + wz;
+      const float* a2 = a1 + wz;
+      const float* a3 = a2 + wz;
+      std::vector<uint8_t>& q = f.scratch;
+      q.resize(wz);
+      for (size_t x = 0; x < wz; ++x) {  // branch-free, so it vectorises: level and argmax per pixel
+        const float sum = a0[x] + a1[x] + a2[x] + a3[x];
+        const int steps = std::min(16, static_cast<int>(sum * scale + 0.999f));
+        const float m01 = std::max(a0[x], a1[x]), m23 = std::max(a2[x], a3[x]);
+        const int c01 = a1[x] > a0[x], c23 = 2 + (a3[x] > a2[x]);
+        const int cat = m23 > m01 ? c23 : c01;
+        q[x] = static_cast<uint8_t>(steps | (cat << 5));
       }
+      for (size_t x = 0; x < wz; ++x)
+        f.line[x] = heat[static_cast<size_t>(kSlotCategory[q[x] >> 5])][static_cast<size_t>(q[x] & 31)];
     } else {
       const CoveragePyramid* pyr = g == 1 ? &index_.lod(lanes[first]).combined() : index_.sm_group(row.device, g, gi);
       if (pyr && !pyr->empty() && level < pyr->levels()) {
@@ -587,6 +591,7 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   const qint64 labels_t0 = clock.nsecsElapsed();
   if (elided_font_ != style.font) {
     elided_.clear();
+    label_text_.clear();
     elided_font_ = style.font;
   }
   for (const Label& l : labels_) {
@@ -638,24 +643,35 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   // label column and headers (below the last row: background)
   p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - rh), QColor(kBackground));
   const double label_bottom = area.bottom() + 1;
+  p.setClipRect(QRectF(area.left(), data_y0, lw, area.height() - rh));
+  QFont bold = style.font;
+  bold.setBold(true);
+  const QFontMetrics bfm(bold);
+  auto elide = [&](const QString& text, int width, bool is_bold) -> const QString& {
+    const QString key = QString::number(width) + (is_bold ? QLatin1Char('b') : QLatin1Char('n')) + text;
+    auto it = label_text_.find(key);
+    if (it != label_text_.end()) return *it;
+    if (label_text_.size() > 4096) label_text_.clear();
+    return *label_text_.insert(key, (is_bold ? bfm : fm).elidedText(text, Qt::ElideRight, width));
+  };
   for (const TimelineRow* row : visible) {
     const double top = data_y0 + row->y - scroll_y;
     const double y0 = std::max(top, data_y0);
     const double y1 = std::min(top + row->height, label_bottom);
     if (y1 <= y0) continue;
     const QRectF cell(area.left(), y0, lw, y1 - y0);
-    const QRectF text_rect(area.left() + 4 + row->indent * 12, top, lw - 8 - row->indent * 12, std::min(row->height, 20.0));
-    p.setClipRect(cell);
+    const double tx = area.left() + 4 + row->indent * 12;
+    const int tw = static_cast<int>(lw - 8 - row->indent * 12);
+    const double line_h = std::min(row->height, 20.0);
     if (row->kind == TimelineRow::Kind::kTrack) {
       p.fillRect(cell, QColor(0xf3, 0xf4, 0xf6));
       p.setPen(QColor(0x30, 0x30, 0x30));
       const Track& tr = trace_.tracks[static_cast<size_t>(row->track)];
-      QString label = QString::fromStdString(row->label);
-      p.drawText(text_rect, Qt::AlignTop | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, static_cast<int>(text_rect.width())));
+      p.drawText(QPointF(tx, top + ascent + 1), elide(QString::fromStdString(row->label), tw, false));
       if (tr.slices.empty() && tr.counter.size() && row->height >= 30) {
         const std::string info = std::string(to_string(tr.counter_source)) + "  ·  peak " + format_rate(index_.counter(static_cast<uint32_t>(row->track)).max());
         p.setPen(QColor(0x70, 0x70, 0x70));
-        p.drawText(text_rect.translated(0, 15), Qt::AlignTop | Qt::AlignLeft, QString::fromStdString(info));
+        p.drawText(QPointF(tx, top + 15 + ascent + 1), QString::fromStdString(info));
       }
     } else {
       const QRgb band = row->kind == TimelineRow::Kind::kProcess ? kProcessHeader
@@ -663,15 +679,14 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
                                                                   : 0xffeef0f3;
       p.fillRect(cell, QColor(band));
       p.setPen(QColor(0x20, 0x20, 0x20));
-      QFont bold = style.font;
-      bold.setBold(row->kind != TimelineRow::Kind::kSmGroup);
-      p.setFont(bold);
+      const bool is_bold = row->kind != TimelineRow::Kind::kSmGroup;
+      p.setFont(is_bold ? bold : style.font);
       const QString text = QString(row->collapsed ? "\u25b8 " : "\u25be ") + QString::fromStdString(row->label);
-      p.drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideRight, static_cast<int>(text_rect.width())));
+      p.drawText(QPointF(tx, top + (line_h + ascent - descent) / 2), elide(text, tw, is_bold));
       p.setFont(style.font);
       if (row->kind == TimelineRow::Kind::kSmGroup && row->height >= 40) {
         // legend: role colours of the heat strip
-        double x = text_rect.left();
+        double x = tx;
         const double y = top + 24;
         const std::pair<Category, const char*> roles[] = {{Category::kCompute, "compute"}, {Category::kCommunication, "comm"}, {Category::kSync, "wait"}};
         for (const auto& [c, name] : roles) {
@@ -682,8 +697,8 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
         }
       }
     }
-    p.setClipping(false);
   }
+  p.setClipping(false);
   p.setPen(QColor(0xc8, 0xc8, 0xc8));
   p.drawLine(QPointF(data_x0 - 0.5, area.top()), QPointF(data_x0 - 0.5, area.bottom()));
 

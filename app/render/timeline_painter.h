@@ -108,6 +108,7 @@ class TimelinePainter {
   mutable std::vector<Label> labels_;
   mutable QHash<quint64, QString> elided_;
   mutable QFont elided_font_;
+  mutable QHash<QString, QString> label_text_;  // elided track labels, by width and text
   mutable std::vector<TimeNs> max_dur_;  // per track, for the use_lod = false baseline
 };
 
