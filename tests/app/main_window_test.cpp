@@ -347,3 +347,50 @@ TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][
     REQUIRE(w.timeline()->layout().rows().size() == before + 8);
   }
 }
+
+TEST_CASE("The window opens the real Nsight Systems exports", "[app][gui][shared]") {
+  if (!test::shared_available()) {
+    WARN("skipped: ../shared/data (real Nsight exports) is not present");
+    return;
+  }
+  test::qt_app();
+  // copies: the window may write notes beside what it opens, never into ../shared
+  const auto dir = test::temp_dir("gui-nsys");
+  for (const char* f : {"h100_2gpu_1s.sqlite", "mfu_2gpu_before.sqlite"})
+    std::filesystem::copy_file(test::shared_path(std::string("data/nsys/") + f), dir / f);
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  SECTION("a training loop: 3442 kernels, 1721 per GPU (../shared/data/nsys/README.md)") {
+    open_and_wait(w, {test::qpath(dir / "h100_2gpu_1s.sqlite")});
+    REQUIRE(w.timeline()->kernel_count() == 3'442);
+    REQUIRE(w.timeline()->trace()->devices.size() == 2);
+    int64_t counted = 0;
+    for (int r = 0; r < w.stats_model()->rowCount(); ++r)
+      counted += w.stats_model()->data(w.stats_model()->index(r, gui::KernelStatsModel::kCount), gui::KernelStatsModel::kSortRole).toLongLong();
+    REQUIRE(counted == 3'442);
+    w.find_bar()->set_pattern("cublas", MatchMode::kSubstring);
+    const EventRef k = w.find_bar()->find_next();
+    REQUIRE(k.valid());
+    REQUIRE(w.details_html().contains("grid"));
+    REQUIRE(w.details_html().contains("compute"));
+  }
+  SECTION("a run with NCCL: 66 SendRecv kernels, communication") {
+    open_and_wait(w, {test::qpath(dir / "mfu_2gpu_before.sqlite")});
+    REQUIRE(w.timeline()->kernel_count() == 4'010);  // 1993 + 2017
+    w.find_bar()->set_pattern("ncclDevKernel_SendRecv", MatchMode::kSubstring);
+    const EventRef k = w.find_bar()->find_next();
+    REQUIRE(k.valid());
+    REQUIRE(w.find_bar()->match_count() == 66);
+    REQUIRE(w.details_html().contains("communication"));
+    w.overlap()->wait();
+    QApplication::processEvents();
+    REQUIRE(w.overlap()->has_chart());
+    const auto& c = w.overlap()->chart();
+    REQUIRE(c.sms.empty());  // no probe lanes in an Nsight export
+    const auto& s = w.timeline()->trace()->tracks[k.track].slices;
+    REQUIRE(c.bars[0].communication_ns == s.dur[k.index]);  // the window is the kernel itself
+  }
+  std::filesystem::remove_all(dir);
+}
