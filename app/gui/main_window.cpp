@@ -366,9 +366,11 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);
-  for (uint32_t d = 0; d < trace_->devices.size(); ++d)
-    stats_device_->addItem(QString("rank %1 · GPU %2").arg(trace_->processes[trace_->devices[d].process].rank).arg(trace_->devices[d].ordinal),
-                           static_cast<int>(d));
+  for (uint32_t d = 0; d < trace_->devices.size(); ++d) {
+    const Process& proc = trace_->processes[trace_->devices[d].process];
+    const QString who = proc.rank >= 0 ? QString("rank %1").arg(proc.rank) : QString("pid %1").arg(proc.pid);
+    stats_device_->addItem(QString("%1 · GPU %2").arg(who).arg(trace_->devices[d].ordinal), static_cast<int>(d));
+  }
   // bookmarks, notes and the track tree's state from beside the trace
   notes_path_ = TraceNotes::path_for(inputs);
   QString notes_msg;

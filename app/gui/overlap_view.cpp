@@ -36,8 +36,9 @@ void OverlapView::set_trace(std::shared_ptr<const Trace> trace) {
   if (trace_)
     for (uint32_t d = 0; d < trace_->devices.size(); ++d) {
       const Device& dev = trace_->devices[d];
-      const int32_t rank = trace_->processes[dev.process].rank;
-      devices_->addItem(QString("rank %1 · GPU %2").arg(rank).arg(dev.ordinal), static_cast<int>(d));
+      const Process& proc = trace_->processes[dev.process];
+      const QString who = proc.rank >= 0 ? QString("rank %1").arg(proc.rank) : QString("pid %1").arg(proc.pid);
+      devices_->addItem(QString("%1 · GPU %2").arg(who).arg(dev.ordinal), static_cast<int>(d));
     }
   clear();
 }

@@ -110,8 +110,12 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
   for (auto& h : host_tracks) group(h);
 
   double y = 0;
+  auto empty = [&](int32_t t) {
+    const Track& tr = trace.tracks[static_cast<size_t>(t)];
+    return o.hide_empty && tr.slices.empty() && tr.counter.size() == 0;
+  };
   auto add_track = [&](int32_t t, int indent) {
-    if (o.hidden_tracks.count(t)) return;
+    if (o.hidden_tracks.count(t) || empty(t)) return;
     const Track& tr = trace.tracks[static_cast<size_t>(t)];
     TimelineRow r;
     r.kind = TimelineRow::Kind::kTrack;
@@ -133,7 +137,7 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
     row_of_track_[static_cast<size_t>(t)] = static_cast<int>(rows_.size());
     rows_.push_back(std::move(r));
     for (int32_t c : children[static_cast<size_t>(t)]) {
-      if (o.hidden_tracks.count(c)) continue;
+      if (o.hidden_tracks.count(c) || empty(c)) continue;
       const Track& ct = trace.tracks[static_cast<size_t>(c)];
       TimelineRow cr;
       cr.kind = TimelineRow::Kind::kTrack;

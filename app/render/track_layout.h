@@ -42,6 +42,7 @@ struct LayoutOptions {
   std::map<int32_t, int> track_order;     // user order among siblings (position), else the default
   std::map<uint32_t, int> process_order;  // user order of ranks, else by rank
   bool show_cpu = true;
+  bool hide_empty = true;           // tracks with neither slices nor counter samples get no row
 };
 
 // Stable keys for collapse state.
