@@ -60,8 +60,8 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
   w.set_interactive(false);
   w.resize(1400, 800);
   w.show();
-  const auto copy = test::sample_copy("gui-window");
-  const QString sample = test::qpath(copy);
+  const test::SampleCopy copy("gui-window");
+  const QString sample = test::qpath(copy.path());
   open_and_wait(w, {sample});
   // 21 kernels per rank, counted independently with Python (resources/samples/.../README.md)
   REQUIRE(w.timeline()->kernel_count() == 42);
@@ -203,8 +203,8 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
 
 TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and come back", "[app][gui]") {
   test::qt_app();
-  const auto dir = test::sample_copy("gui-notes");
-  const QString input = test::qpath(dir);
+  const test::SampleCopy copy("gui-notes");
+  const QString input = test::qpath(copy.path());
   const QString notes_file = input + ".parascope-notes.json";
   EventRef noted;
   int32_t hidden = -1;
@@ -238,7 +238,7 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
   REQUIRE(w2.timeline()->layout().row_of_track(hidden) == -1);
   w2.timeline()->select(noted);
   REQUIRE(w2.details_html().contains("slow on rank 0?"));
-  std::filesystem::remove_all(dir.parent_path());
+
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
@@ -247,9 +247,9 @@ TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
   w.set_interactive(false);
   w.show();
   QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
-  const auto copy = test::sample_copy("gui-drop");
+  const test::SampleCopy copy("gui-drop");
   QMimeData mime;
-  mime.setUrls({QUrl::fromLocalFile(test::qpath(copy / "rank0.json"))});
+  mime.setUrls({QUrl::fromLocalFile(test::qpath(copy.path() / "rank0.json"))});
   QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
   QApplication::sendEvent(&w, &enter);
   REQUIRE(enter.isAccepted());

@@ -38,8 +38,8 @@ TEST_CASE("A screenshot of the window shows each sample track in its category co
   w.resize(1500, 850);
   w.show();
   QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
-  const auto copy = test::sample_copy("gui-screenshot");
-  w.open_inputs({test::qpath(copy)});
+  const test::SampleCopy copy("gui-screenshot");
+  w.open_inputs({test::qpath(copy.path())});
   REQUIRE(loaded.wait(30000));
   QApplication::processEvents();
   const QImage img = w.grab().toImage();
