@@ -24,6 +24,8 @@ constexpr VerbEntry kVerbs[] = {
     {"stats", "busy/idle, overlap, exposed communication, kernel stats, collectives, link traffic", parascope::cli::run_stats},
     {"record", "run a program with the CUPTI collector injected: one .pstrace per process + manifest.json",
      parascope::cli::run_record},
+    {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
+     parascope::cli::run_window},
 };
 
 void usage(FILE* out) {

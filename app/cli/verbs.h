@@ -14,5 +14,6 @@ int run_info(const VerbArgs& args);
 int run_convert(const VerbArgs& args);
 int run_stats(const VerbArgs& args);
 int run_record(const VerbArgs& args);
+int run_window(const VerbArgs& args);
 
 }  // namespace parascope::cli
