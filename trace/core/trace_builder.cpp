@@ -96,6 +96,11 @@ SliceRef TraceBuilder::add_sm_span(const SmSpanInfo& s) { return push_detail(tra
 
 EventRef TraceBuilder::add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                  std::span<const Arg> args) {
+  return add_slice_with_arg_set(track, start, dur, name, ref, args.empty() ? kNone32 : trace_->args.add(args));
+}
+
+EventRef TraceBuilder::add_slice_with_arg_set(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
+                                              uint32_t arg_set) {
   Track& t = trace_->tracks.at(track);
   SliceColumns& s = t.slices;
   if (dur < 0) {
@@ -109,9 +114,9 @@ EventRef TraceBuilder::add_slice(uint32_t track, TimeNs start, TimeNs dur, Strin
   s.dur.push_back(dur);
   s.name.push_back(name);
   s.ref.push_back(ref);
-  if (!args.empty() || !s.args.empty()) {
+  if (arg_set != kNone32 || !s.args.empty()) {
     if (s.args.empty()) s.args.assign(index, kNone32);
-    s.args.push_back(trace_->args.add(args));
+    s.args.push_back(arg_set);
   }
   return EventRef{track, index};
 }

@@ -44,6 +44,10 @@ class TraceBuilder {
   // Appends a slice; dur < 0 is clamped to 0 with a warning count. Returns a provisional ref.
   EventRef add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                      std::span<const Arg> args = {});
+  // The same with an argument set already in trace().args (kNone32: none), so readers of
+  // deduplicated input skip the per-slice lookup (ArgStore::append).
+  EventRef add_slice_with_arg_set(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
+                                  uint32_t arg_set);
   void add_counter_sample(uint32_t track, TimeNs t, double value);
   void add_flow(EventRef from, EventRef to, FlowKind kind);
   uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()

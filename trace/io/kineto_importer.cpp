@@ -671,7 +671,15 @@ class Importer final : public ChromeJsonHandler {
 
   EventRef add_slice(uint32_t t, TimeNs start, TimeNs dur, StringId name, SliceRef ref, std::span<const Arg> args) {
     touch_rows(t);
-    return b_.add_slice(t, start, dur, name, ref, args);
+    return b_.add_slice_with_arg_set(t, start, dur, name, ref, arg_set(args));
+  }
+  // Kineto numbers every CPU-side event ("Ev Idx"): such sets are unique, a dedup probe would miss.
+  uint32_t arg_set(std::span<const Arg> args) {
+    if (args.empty()) return kNone32;
+    if (ev_idx_key_ == kNone32) ev_idx_key_ = b_.intern("Ev Idx");
+    for (const Arg& a : args)
+      if (a.key == ev_idx_key_) return b_.trace().args.append(args);
+    return b_.trace().args.add(args);
   }
 
   void maybe_v2_flow(const RawEvent& e, EventRef r, TimeNs start) {
@@ -843,7 +851,7 @@ class Importer final : public ChromeJsonHandler {
     PendingBegin pb;
     pb.ts = e.ts;
     pb.name = b_.intern(e.name);
-    pb.args = b_.trace().args.add(collect_args(e, 0));
+    pb.args = arg_set(collect_args(e, 0));
     pb.event_index = e.index;
     pb.has_bind = e.bind_id.present() && flow_id_number(e.bind_id, pb.bind_id);
     pb.flow_in = e.flow_in;
@@ -924,12 +932,12 @@ class Importer final : public ChromeJsonHandler {
     check_time(e);
     const uint32_t proc = process_for_pid(pid_key(e));
     std::string prefix(e.name);
-    if (e.id.present()) prefix += " id: " + std::string(e.id.text);
+    if (e.id.present()) prefix.append(" id: ").append(e.id.text);
     for (const RawArg& a : e.args) {
       double v;
       if (!a.value.to_double(v)) continue;
       std::string series = prefix;
-      if (e.args.size() > 1 || a.key != "value") series += "." + std::string(a.key);
+      if (e.args.size() > 1 || a.key != "value") series.append(".").append(a.key);
       const int64_t id = kStringIdBase + b_.intern(series);
       const uint32_t t = track(TrackKey{TrackKind::kCounter, proc, -1, id}, series);
       touch_samples(t);
@@ -1030,7 +1038,7 @@ class Importer final : public ChromeJsonHandler {
       PendingBegin pb;
       pb.ts = e.ts;
       pb.name = b_.intern(e.name);
-      pb.args = b_.trace().args.add(collect_args(e, 0));
+      pb.args = arg_set(collect_args(e, 0));
       pb.event_index = e.index;
       pb.has_bind = e.bind_id.present() && flow_id_number(e.bind_id, pb.bind_id);
       pb.flow_in = e.flow_in;
@@ -1137,6 +1145,7 @@ class Importer final : public ChromeJsonHandler {
   TimeNs base_time_ns_ = 0;
   TimeNs min_ts_ = std::numeric_limits<TimeNs>::max();
   int32_t rank_ = -1;
+  StringId ev_idx_key_ = kNone32;
   std::map<int32_t, DeviceProps> device_props_;
   std::unordered_map<int64_t, std::string> pid_names_;
   std::unordered_map<int64_t, int64_t> pid_sort_;
