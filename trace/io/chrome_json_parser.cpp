@@ -163,7 +163,7 @@ constexpr auto make_str_stop() {
   for (int c = 0; c < 0x20; ++c) t[c] = true;  // control chars (and the NUL sentinel)
   return t;
 }
-constexpr auto kStrStop = make_str_stop();
+[[maybe_unused]] constexpr auto kStrStop = make_str_stop();
 
 // Bytes after the NUL sentinel that may be read (never used) by 16-byte string scans.
 constexpr size_t kPad = 64;

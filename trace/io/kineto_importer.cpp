@@ -1176,9 +1176,14 @@ class Importer final : public ChromeJsonHandler {
 }  // namespace
 
 FileImportReport import_chrome_json(const std::string& path, TraceBuilder& builder, const ImportOptions& options) {
+  auto src = open_byte_source(path);
+  return import_chrome_json(*src, builder, options);
+}
+
+FileImportReport import_chrome_json(ByteSource& source, TraceBuilder& builder, const ImportOptions& options) {
+  const std::string& path = source.path();
   FileImportReport report;
   report.file = path;
-  auto src = open_byte_source(path);
   WorkerJoin local;
   WorkerJoin::State& w = options.join ? options.join->state() : local.state();
   if (w.files++ == 0) w.first_file = path;
@@ -1188,7 +1193,8 @@ FileImportReport import_chrome_json(const std::string& path, TraceBuilder& build
   jo.lenient = options.lenient;
   jo.progress = options.progress;
   jo.cancel = options.cancel;
-  const ChromeJsonStats stats = parse_chrome_json(*src, importer, jo);
+  if (options.block_bytes) jo.block_bytes = options.block_bytes;
+  const ChromeJsonStats stats = parse_chrome_json(source, importer, jo);
   if (stats.events == 0 && stats.json_bytes == 0) {
     InputLocation where;
     where.file = path;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "trace/core/trace_builder.h"
+#include "trace/io/byte_source.h"
 
 namespace parascope {
 
@@ -36,6 +37,7 @@ struct ImportOptions {
   std::function<void(uint64_t done, uint64_t total)> progress;
   const std::atomic<bool>* cancel = nullptr;
   WorkerJoin* join = nullptr;  // files of one worker: one process
+  size_t block_bytes = 0;      // parser block size; 0: the parser's default (tests and fuzzing shrink it)
 };
 
 struct FileImportReport {
@@ -56,5 +58,7 @@ struct FileImportReport {
 // Imports one JSON file (plain or gzip) into `builder`. Throws InputError naming the file and the
 // place on malformed input.
 FileImportReport import_chrome_json(const std::string& path, TraceBuilder& builder, const ImportOptions& options = {});
+// The same over an open source (memory, tests, fuzzing); errors name source.path().
+FileImportReport import_chrome_json(ByteSource& source, TraceBuilder& builder, const ImportOptions& options = {});
 
 }  // namespace parascope
