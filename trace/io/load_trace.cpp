@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
@@ -92,8 +94,58 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   return out;
 }
 
+std::string tensorboard_worker(const std::string& path, uint64_t* stamp) {
+  const fs::path p(path);
+  std::string name = p.filename().string();
+  for (std::string_view suffix : {".pt.trace.json.gz", ".pt.trace.json"}) {
+    if (!has_suffix(name, suffix)) continue;
+    name.resize(name.size() - suffix.size());
+    const size_t dot = name.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) return {};
+    uint64_t t = 0;
+    for (size_t i = dot + 1; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return {};
+      t = t * 10 + static_cast<uint64_t>(name[i] - '0');
+    }
+    if (stamp) *stamp = t;
+    return (p.parent_path() / name.substr(0, dot)).string();
+  }
+  return {};
+}
+
 Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& options, LoadReport* report) {
-  const std::vector<std::string> files = expand_inputs(inputs);
+  const std::vector<std::string> inputs_expanded = expand_inputs(inputs);
+  // Files of one worker load one after the other, in time order, into one process.
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> workers;
+  for (const std::string& f : inputs_expanded) {
+    uint64_t stamp = 0;
+    const std::string w = tensorboard_worker(f, &stamp);
+    if (!w.empty()) workers[w].emplace_back(stamp, f);
+  }
+  std::map<std::string, std::string> worker_of;  // file → worker, for groups of two or more
+  for (auto& [w, list] : workers) {
+    if (list.size() < 2) continue;
+    std::sort(list.begin(), list.end());
+    for (const auto& entry : list) worker_of[entry.second] = w;
+  }
+  std::vector<std::string> files;
+  for (const std::string& f : inputs_expanded) {
+    auto w = worker_of.find(f);
+    if (w == worker_of.end()) {
+      files.push_back(f);
+      continue;
+    }
+    const auto& list = workers[w->second];
+    if (std::find(files.begin(), files.end(), list.front().second) != files.end()) continue;  // group placed already
+    WorkerMerge m;
+    m.worker = w->second;
+    for (const auto& entry : list) {
+      files.push_back(entry.second);
+      m.files.push_back(entry.second);
+    }
+    if (report) report->merged.push_back(std::move(m));
+  }
+  std::map<std::string, std::unique_ptr<WorkerJoin>> joins;
   TraceBuilder builder;
   std::vector<std::string> formats;
   for (const std::string& f : files) {
@@ -104,6 +156,11 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
         io.lenient = options.lenient;
         io.cancel = options.cancel;
         if (options.progress) io.progress = [&](uint64_t d, uint64_t t) { options.progress(f, d, t); };
+        if (auto w = worker_of.find(f); w != worker_of.end()) {
+          auto& join = joins[w->second];
+          if (!join) join = std::make_unique<WorkerJoin>();
+          io.join = join.get();
+        }
         FileImportReport r = import_chrome_json(f, builder, io);
         if (report) report->files.push_back(std::move(r));
         formats.emplace_back("chrome-json");
