@@ -247,6 +247,41 @@ struct ThreadKeyHash {
   }
 };
 
+// Names, arg keys and JSON values repeat from event to event: a direct-mapped cache in front of the
+// string table, keyed by length and the first and last 8 bytes, verified against the stored text.
+class InternCache {
+ public:
+  StringId intern(TraceBuilder& b, std::string_view s) {
+    const uint64_t fp = fingerprint(s);
+    Entry& e = entries_[fp & (kSize - 1)];
+    if (e.fp == fp && e.id != kNone32 && b.strings().view(e.id) == s) return e.id;
+    e.id = b.intern(s);
+    e.fp = fp;
+    return e.id;
+  }
+
+ private:
+  static constexpr size_t kSize = 4096;
+  struct Entry {
+    uint64_t fp = 0;
+    StringId id = kNone32;
+  };
+  static uint64_t fingerprint(std::string_view s) {
+    uint64_t head = 0, tail = 0;
+    const size_t n = s.size();
+    if (n >= 8) {
+      std::memcpy(&head, s.data(), 8);
+      std::memcpy(&tail, s.data() + n - 8, 8);
+    } else if (n > 0) {
+      std::memcpy(&head, s.data(), n);
+    }
+    uint64_t h = (head ^ (n * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    h ^= (tail + (h >> 29)) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 32);
+  }
+  std::vector<Entry> entries_ = std::vector<Entry>(kSize);
+};
+
 struct PendingBegin {
   TimeNs ts = 0;
   StringId name = kEmptyString;
@@ -617,11 +652,17 @@ class Importer final : public ChromeJsonHandler {
 
   // ----- args -----
 
+  StringId intern(std::string_view s) { return cache_.intern(b_, s); }
+
   void scan(const RawEvent& e) {
     f_.present = 0;
-    for (const RawArg& a : e.args) {
-      const Role r = arg_role(a.key);
-      if (r == kRoleNone || f_.has(r)) continue;  // a repeated key: the first one describes the event
+    roles_.resize(e.args.size());
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const RawArg& a = e.args[i];
+      Role r = arg_role(a.key);
+      if (r != kRoleNone && f_.has(r)) r = kRoleNone;  // a repeated key: the first one describes the event
+      roles_[i] = r;
+      if (r == kRoleNone) continue;
       f_.present |= bit(r);
       f_.v[r] = &a.value;
     }
@@ -636,27 +677,25 @@ class Importer final : public ChromeJsonHandler {
         uint64_t u;
         if (v.text.find_first_of(".eE") == std::string_view::npos && v.to_uint(u)) return ArgValue::of_uint(u);
         if (v.to_double(d)) return ArgValue::of_double(d);
-        return ArgValue::of_string(b_.intern(v.text));
+        return ArgValue::of_string(intern(v.text));
       }
       case JsonToken::Type::kBool: return ArgValue::of_bool(v.text == "true");
-      case JsonToken::Type::kString: return ArgValue::of_string(b_.intern(v.text));
+      case JsonToken::Type::kString: return ArgValue::of_string(intern(v.text));
       case JsonToken::Type::kObject:
-      case JsonToken::Type::kArray: return ArgValue::of_json(b_.intern(v.text));
+      case JsonToken::Type::kArray: return ArgValue::of_json(intern(v.text));
       case JsonToken::Type::kNull:
       case JsonToken::Type::kAbsent: break;
     }
     return ArgValue::of_json(b_.intern("null"));
   }
 
-  // Free-form args: every arg whose role is not in `structured`.
+  // Free-form args: every arg whose role is not in `structured` (roles from scan() of this event).
   std::span<const Arg> collect_args(const RawEvent& e, uint64_t structured) {
     args_.clear();
-    for (const RawArg& a : e.args) {
-      if (structured) {
-        const Role r = arg_role(a.key);
-        if (r != kRoleNone && ((structured >> r) & 1) && f_.has(r) && f_.v[r] == &a.value) continue;
-      }
-      args_.push_back(Arg{b_.intern(a.key), arg_value(a.value)});
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (structured && ((structured >> roles_[i]) & 1) && roles_[i] != kRoleNone) continue;
+      const RawArg& a = e.args[i];
+      args_.push_back(Arg{intern(a.key), arg_value(a.value)});
     }
     return args_;
   }
@@ -728,7 +767,7 @@ class Importer final : public ChromeJsonHandler {
       case Cat::kOverhead: ref = SliceRef(SliceKind::kOverhead, SliceRef::kNoDetail); break;
       default: break;
     }
-    const StringId name = b_.intern(e.name);
+    const StringId name = intern(e.name);
     const EventRef r = add_slice(t, e.ts, e.dur, name, ref, collect_args(e, structured));
     maybe_v2_flow(e, r, e.ts);
     if (ref.kind() == SliceKind::kRuntimeApi) {
@@ -818,7 +857,7 @@ class Importer final : public ChromeJsonHandler {
         structured = bit(kDevice) | bit(kStream);
         break;
     }
-    const StringId name = b_.intern(e.name);
+    const StringId name = intern(e.name);
     const EventRef r = add_slice(t, e.ts, e.dur, name, ref, collect_args(e, structured));
     maybe_v2_flow(e, r, e.ts);
     if ((structured & bit(kExternalId)) && (corr || f_.has(kExternalId)))
@@ -850,7 +889,7 @@ class Importer final : public ChromeJsonHandler {
     Thread& th = thread(e);
     PendingBegin pb;
     pb.ts = e.ts;
-    pb.name = b_.intern(e.name);
+    pb.name = intern(e.name);
     pb.args = arg_set(collect_args(e, 0));
     pb.event_index = e.index;
     pb.has_bind = e.bind_id.present() && flow_id_number(e.bind_id, pb.bind_id);
@@ -892,12 +931,12 @@ class Importer final : public ChromeJsonHandler {
       const uint32_t proc = process_for_pid(pid_key(e));
       const char* label = e.scope == "g" ? "global instants" : "process instants";
       const uint32_t t = track(TrackKey{TrackKind::kCpuThread, proc, -1, kStringIdBase + b_.intern(label)}, label);
-      add_slice(t, e.ts, 0, b_.intern(e.name), kind, collect_args(e, 0));
+      add_slice(t, e.ts, 0, intern(e.name), kind, collect_args(e, 0));
       return;
     }
     Thread& th = thread(e);
     const uint32_t t = cpu_track(th, e);
-    const EventRef r = add_slice(t, e.ts, 0, b_.intern(e.name), kind, collect_args(e, 0));
+    const EventRef r = add_slice(t, e.ts, 0, intern(e.name), kind, collect_args(e, 0));
     maybe_v2_flow(e, r, e.ts);
     if (e.name == "[memory]") memory_sample(e, th);
   }
@@ -1037,7 +1076,7 @@ class Importer final : public ChromeJsonHandler {
     if (ph == 'b') {
       PendingBegin pb;
       pb.ts = e.ts;
-      pb.name = b_.intern(e.name);
+      pb.name = intern(e.name);
       pb.args = arg_set(collect_args(e, 0));
       pb.event_index = e.index;
       pb.has_bind = e.bind_id.present() && flow_id_number(e.bind_id, pb.bind_id);
@@ -1053,7 +1092,7 @@ class Importer final : public ChromeJsonHandler {
       // 'e' closes the innermost open 'b' of the same name (or the innermost one when unnamed)
       size_t k = at.open.size();
       if (!e.name.empty()) {
-        const StringId name = b_.intern(e.name);
+        const StringId name = intern(e.name);
         while (k > 0 && at.open[k - 1].name != name) --k;
       }
       if (k == 0) {
@@ -1158,6 +1197,8 @@ class Importer final : public ChromeJsonHandler {
   std::vector<uint32_t> first_row_;     // per track: first row added by this file (kNoTrack: none)
   std::vector<uint32_t> first_sample_;  // per track: first counter sample added by this file
   Fields f_;
+  std::vector<Role> roles_;  // per arg of the current event, from scan()
+  InternCache cache_;
   std::vector<Arg> args_;
   std::vector<std::pair<uint32_t, EventRef>> api_calls_;  // (correlation, runtime/driver call)
   std::vector<GpuRecord> gpu_events_;
