@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "import_text.h"
+#include "test_paths.h"
+#include "trace/io/load_trace.h"
 #include "trace/core/error.h"
 
 using namespace parascope;
@@ -132,4 +137,16 @@ TEST_CASE("Clock offsets: baseTimeNanoseconds, a file clock, epoch timestamps", 
   // older Kineto wrote microseconds since the Unix epoch: 2026-11-30 is 1.796e15 us
   import_text(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1796033537323056.234, "dur": 1}])", &rep);
   CHECK(rep.clock_offset_reason == "none (timestamps are already wall-clock epoch times)");
+}
+
+TEST_CASE("Merging files with and without baseTimeNanoseconds warns about the unaligned one", "[io][clock]") {
+  const auto dir = test::temp_dir("clocks");
+  std::ofstream(dir / "a.json") << R"({"baseTimeNanoseconds": 5000, "traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})";
+  std::ofstream(dir / "b.json") << R"([{"ph": "X", "name": "b", "pid": 2, "tid": 1, "ts": 1, "dur": 1}])";
+  LoadReport rep;
+  const Trace t = load_trace({(dir / "a.json").string(), (dir / "b.json").string()}, {}, &rep);
+  CHECK(rep.files[0].clock_offset_ns == 5000);
+  CHECK(rep.files[1].clock_offset_ns == 0);
+  CHECK(test::has_warning(t, (dir / "b.json").string() + ": no baseTimeNanoseconds while " + (dir / "a.json").string() + " has one"));
+  std::filesystem::remove_all(dir);
 }

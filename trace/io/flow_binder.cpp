@@ -85,10 +85,11 @@ FlowBindStats FlowBinder::bind(TraceBuilder& builder, TimeNs ts_offset) {
       const SliceColumns& s = tr.tracks[t].slices;
       rows.resize(s.size() - std::min<size_t>(s.size(), first_row[t]));
       std::iota(rows.begin(), rows.end(), first_row[t]);
-      std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+      auto before = [&](uint32_t a, uint32_t b) {
         if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
         return s.dur[a] != s.dur[b] ? s.dur[a] > s.dur[b] : a < b;
-      });
+      };
+      if (!std::is_sorted(rows.begin(), rows.end(), before)) std::sort(rows.begin(), rows.end(), before);
       // Sweep the events (sorted by ts) against the rows (sorted by start) with a stack of open
       // slices: its top is the latest-started slice that has not ended before ts.
       stack.clear();

@@ -146,6 +146,7 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
     if (report) report->merged.push_back(std::move(m));
   }
   std::map<std::string, std::unique_ptr<WorkerJoin>> joins;
+  std::vector<std::string> json_based, json_unbased;  // JSON files with / without baseTimeNanoseconds
   TraceBuilder builder;
   std::vector<std::string> formats;
   for (const std::string& f : files) {
@@ -162,6 +163,7 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
           io.join = join.get();
         }
         FileImportReport r = import_chrome_json(f, builder, io);
+        (r.clock_offset_reason == "baseTimeNanoseconds" ? json_based : json_unbased).push_back(f);
         if (report) report->files.push_back(std::move(r));
         formats.emplace_back("chrome-json");
         break;
@@ -179,6 +181,11 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
       }
     }
   }
+  // Files with and without baseTimeNanoseconds cannot be put on one clock with certainty.
+  if (!json_based.empty())
+    for (const auto& f : json_unbased)
+      builder.warn(f + ": no baseTimeNanoseconds while " + json_based.front() +
+                   " has one: its clock may not line up with the other files (no offset applied)");
   Trace t = builder.finish();
   std::sort(formats.begin(), formats.end());
   formats.erase(std::unique(formats.begin(), formats.end()), formats.end());
