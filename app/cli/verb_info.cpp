@@ -83,6 +83,11 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                   {"events", num(f.events)},
                                   {"json_bytes", JsonValue::number(std::to_string(f.json_bytes))},
                                   {"rank", num(f.rank)},
+                                  {"skipped_events", num(f.skipped)},
+                                  {"unknown_phases", num(f.unknown_phases)},
+                                  {"flows", num(f.flows)},
+                                  {"unbound_flow_events", num(f.unbound_flow_events)},
+                                  {"async_slices", num(f.async_slices)},
                                   {"clock_offset_ns", num(f.clock_offset_ns)},
                                   {"clock_offset_reason", JsonValue::string(f.clock_offset_reason)}}));
   JsonValue merged = JsonValue::array();
