@@ -1,5 +1,6 @@
 #include "trace/io/chrome_json_parser.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -17,6 +18,16 @@ __extension__ typedef __int128 Int128;  // exact decimal arithmetic for timestam
 // ---------- token helpers ----------
 
 bool JsonToken::to_int(int64_t& out) const {
+  if (plain_integer && text.size() <= 18) {  // the common case: no overflow possible below 10^18
+    const char* s = text.data();
+    const char* e = s + text.size();
+    const bool neg = *s == '-';
+    s += neg;
+    int64_t v = 0;
+    for (; s < e; ++s) v = v * 10 + (*s - '0');
+    out = neg ? -v : v;
+    return true;
+  }
   if (type != Type::kNumber && type != Type::kString) return false;
   std::string_view t = text;
   if (type == Type::kString && t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
@@ -164,6 +175,15 @@ constexpr auto make_str_stop() {
   return t;
 }
 [[maybe_unused]] constexpr auto kStrStop = make_str_stop();
+
+// Characters that continue a number after its leading digits (validity is checked on conversion).
+constexpr auto make_num_tail() {
+  std::array<bool, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  t['.'] = t['e'] = t['E'] = t['+'] = t['-'] = true;
+  return t;
+}
+constexpr auto kNumTail = make_num_tail();
 
 // Bytes after the NUL sentinel that may be read (never used) by 16-byte string scans.
 constexpr size_t kPad = 64;
@@ -319,22 +339,27 @@ class Parser {
   }
 
   // String at p_ (opening quote). Views stay valid until the item is done (escapes decode to a pool).
-  std::string_view string() {
-    if (*p_ != '"') {
-      if (*p_ == '\0') hit_nul();
-      fail(offset(), std::string("expected a string, found ") + describe(*p_));
+  // Fast path inline (no escapes: the common case); the rest out of line.
+  inline __attribute__((always_inline)) std::string_view string() {
+    if (__builtin_expect(*p_ == '"', 1)) {
+      const char* start = ++p_;
+      while (true) {
+        const unsigned k = string_stop16(p_);
+        p_ += k;
+        if (k < 16) break;
+      }
+      if (__builtin_expect(*p_ == '"', 1)) {
+        std::string_view s(start, static_cast<size_t>(p_ - start));
+        ++p_;
+        return s;
+      }
+      return string_slow(start);
     }
-    const char* start = ++p_;
-    while (true) {
-      const unsigned k = string_stop16(p_);
-      p_ += k;
-      if (k < 16) break;
-    }
-    if (*p_ == '"') {
-      std::string_view s(start, static_cast<size_t>(p_ - start));
-      ++p_;
-      return s;
-    }
+    if (*p_ == '\0') hit_nul();
+    fail(offset(), std::string("expected a string, found ") + describe(*p_));
+  }
+  // p_ is at a backslash, a control character or the sentinel inside the string begun at `start`.
+  __attribute__((noinline)) std::string_view string_slow(const char* start) {
     if (*p_ == '\0') hit_nul();
     if (*p_ != '\\') fail(offset(), "control character inside a string");
     // slow path with escapes
@@ -424,7 +449,12 @@ class Parser {
         fail(offset_of(start), "non-finite number (NaN/Infinity) is not valid JSON");
       fail(offset(), std::string("expected a value, found ") + describe(*p_));
     }
-    while ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == 'e' || *p_ == 'E' || *p_ == '+' || *p_ == '-') ++p_;
+    while (static_cast<unsigned>(*p_ - '0') < 10u) ++p_;
+    plain_ = true;
+    if (kNumTail[static_cast<unsigned char>(*p_)]) {
+      plain_ = false;
+      while (kNumTail[static_cast<unsigned char>(*p_)]) ++p_;
+    }
     if (*p_ == '\0') hit_nul();  // a number may continue in the next block
     return std::string_view(start, static_cast<size_t>(p_ - start));
   }
@@ -453,6 +483,7 @@ class Parser {
       default:
         t.type = JsonToken::Type::kNumber;
         t.text = number_text();
+        t.plain_integer = plain_ && t.text.size() > (t.text[0] == '-' ? 1u : 0u);
         return t;
     }
   }
@@ -800,6 +831,7 @@ class Parser {
   std::deque<std::string> scratch_;
   size_t scratch_used_ = 0;
   int64_t current_index_ = -1;
+  bool plain_ = false;  // the last number_text() was digits only
   ChromeJsonStats stats_;
 };
 

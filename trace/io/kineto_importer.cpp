@@ -673,9 +673,11 @@ class Importer final : public ChromeJsonHandler {
       case JsonToken::Type::kNumber: {
         int64_t i;
         double d;
-        if (v.text.find_first_of(".eE") == std::string_view::npos && v.to_int(i)) return ArgValue::of_int(i);
-        uint64_t u;
-        if (v.text.find_first_of(".eE") == std::string_view::npos && v.to_uint(u)) return ArgValue::of_uint(u);
+        if (v.plain_integer) {
+          if (v.to_int(i)) return ArgValue::of_int(i);
+          uint64_t u;
+          if (v.to_uint(u)) return ArgValue::of_uint(u);
+        }
         if (v.to_double(d)) return ArgValue::of_double(d);
         return ArgValue::of_string(intern(v.text));
       }
