@@ -1,10 +1,12 @@
 #include "trace/io/chrome_json_parser.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <memory>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -208,10 +210,13 @@ inline unsigned string_stop16(const char* p) {
 class Parser {
  public:
   Parser(ByteSource& src, ChromeJsonHandler& h, const ChromeJsonOptions& o) : src_(src), h_(h), o_(o) {
-    buf_.resize(o_.block_bytes + 1 + kPad);
-    begin_ = buf_.data();
+    // A small file gets a buffer of its size (not a whole block: small files stay cheap).
+    size_t want = o_.block_bytes;
+    if (!src_.compressed() && src_.file_size() < want) want = std::max<size_t>(4096, static_cast<size_t>(src_.file_size()) + 1);
+    allocate(want + 1 + kPad);
+    begin_ = buf_.get();
     p_ = end_ = begin_;
-    *end_ = '\0';
+    terminate();
   }
 
   ChromeJsonStats run() {
@@ -243,10 +248,17 @@ class Parser {
   int64_t offset_of(const char* q) const { return static_cast<int64_t>(consumed_ + static_cast<uint64_t>(q - begin_)); }
   size_t remaining_hint() const { return static_cast<size_t>(end_ - p_); }
 
+  void allocate(size_t n) {
+    buf_.reset(new char[n]);  // not zeroed: only [begin_, end_ + kPad] is ever read
+    buf_size_ = n;
+  }
+  // The NUL sentinel at end_, and initialised padding after it for the 16-byte scans.
+  void terminate() { std::memset(end_, 0, kPad + 1); }
+
   void fill_initial() {
-    const size_t n = read_some(begin_, buf_.size() - 1 - kPad);
+    const size_t n = read_some(begin_, buf_size_ - 1 - kPad);
     end_ = begin_ + n;
-    *end_ = '\0';
+    terminate();
   }
   size_t read_some(char* dst, size_t cap) {
     size_t got = 0;
@@ -268,22 +280,22 @@ class Parser {
   bool refill(const char*& keep) {
     if (eof_) return false;
     const size_t kept = static_cast<size_t>(end_ - keep);
-    if (kept + o_.block_bytes / 2 > buf_.size() - 1 - kPad) {
+    if (kept + o_.block_bytes / 2 > buf_size_ - 1 - kPad) {
       if (kept >= o_.max_event_bytes)
         fail(offset_of(keep), "a single event is larger than " + std::to_string(o_.max_event_bytes >> 20) + " MiB");
-      std::vector<char> bigger(std::max(buf_.size() * 2, kept + o_.block_bytes + 1 + kPad));
-      std::memcpy(bigger.data(), keep, kept);
+      std::unique_ptr<char[]> old = std::move(buf_);
+      allocate(std::max(buf_size_ * 2, kept + o_.block_bytes + 1 + kPad));
+      std::memcpy(buf_.get(), keep, kept);
       consumed_ += static_cast<uint64_t>(keep - begin_);
-      buf_.swap(bigger);
     } else {
-      std::memmove(buf_.data(), keep, kept);
+      std::memmove(buf_.get(), keep, kept);
       consumed_ += static_cast<uint64_t>(keep - begin_);
     }
-    begin_ = buf_.data();
+    begin_ = buf_.get();
     keep = begin_;
-    const size_t n = read_some(begin_ + kept, buf_.size() - 1 - kPad - kept);
+    const size_t n = read_some(begin_ + kept, buf_size_ - 1 - kPad - kept);
     end_ = begin_ + kept + n;
-    *end_ = '\0';
+    terminate();
     return n > 0 || !eof_;
   }
 
@@ -821,7 +833,8 @@ class Parser {
   ByteSource& src_;
   ChromeJsonHandler& h_;
   const ChromeJsonOptions& o_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;
+  size_t buf_size_ = 0;
   char* begin_;
   const char* p_;
   char* end_;
