@@ -50,8 +50,8 @@ class ArgStore {
   // Returns the id of an identical set if one exists. An empty set has no id: kNone (~0u).
   uint32_t add(std::span<const Arg> args);
   // Adds a set without looking for an identical one, for readers whose input is deduplicated
-  // already (.pstrace) or unique (Kineto's per-event "Ev Idx"): no hashing, no index entry. add()
-  // does not find sets added this way, so a set may then be stored twice; ids and get() are unaffected.
+  // already (.pstrace): no hashing, no index entry. add() does not find sets added this way, so
+  // a set may then be stored twice; ids and get() are unaffected.
   uint32_t append(std::span<const Arg> args);
   // Appends many sets in one go: set i is args[ends[i-1], ends[i]) (ends[-1] = 0). Returns the
   // id of the first; the others follow consecutively.

@@ -714,14 +714,9 @@ class Importer final : public ChromeJsonHandler {
     touch_rows(t);
     return b_.add_slice_with_arg_set(t, start, dur, name, ref, arg_set(args));
   }
-  // Kineto numbers every CPU-side event ("Ev Idx"): such sets are unique, a dedup probe would miss.
-  uint32_t arg_set(std::span<const Arg> args) {
-    if (args.empty()) return kNone32;
-    if (ev_idx_key_ == kNone32) ev_idx_key_ = b_.intern("Ev Idx");
-    for (const Arg& a : args)
-      if (a.key == ev_idx_key_) return b_.trace().args.append(args);
-    return b_.trace().args.add(args);
-  }
+  // Always deduplicated: Kineto's per-event "Ev Idx" makes CPU-op sets unique within a file, but
+  // ranks of one job repeat each other's (1268 of 1280 in the dp_step capture), so dedup pays.
+  uint32_t arg_set(std::span<const Arg> args) { return args.empty() ? kNone32 : b_.trace().args.add(args); }
 
   void maybe_v2_flow(const RawEvent& e, EventRef r, TimeNs start) {
     if (!e.bind_id.present()) return;
@@ -1186,7 +1181,6 @@ class Importer final : public ChromeJsonHandler {
   TimeNs base_time_ns_ = 0;
   TimeNs min_ts_ = std::numeric_limits<TimeNs>::max();
   int32_t rank_ = -1;
-  StringId ev_idx_key_ = kNone32;
   std::map<int32_t, DeviceProps> device_props_;
   std::unordered_map<int64_t, std::string> pid_names_;
   std::unordered_map<int64_t, int64_t> pid_sort_;
