@@ -94,12 +94,17 @@ struct CaptureCounts {
   size_t streams;
 };
 // Per rank (both ranks hold the same counts), taken independently with Python's json module:
-//   for f in resources/captures/h200x2_2026-11-30/*/*.pt.trace.json*:
-//     ev = json.load(gzip.open(f) if f.endswith('.gz') else open(f))['traceEvents']; X = ph 'X' events
-//     kernels/memcpys/memsets = count of cat kernel / gpu_memcpy / gpu_memset; collectives = kernels
-//     with 'Collective name'; launches = ids of ac2g flows with both an 's' and an 'f'; fwdbwd = ids
-//     of fwdbwd flows with both; memory_events = events named '[memory]'; streams = distinct
-//     args.stream of GPU events.
+//   cd resources/captures/h200x2_2026-11-30 && python3 -c "
+//   import json, gzip, glob
+//   for f in sorted(glob.glob('*/*.pt.trace.json*')):
+//       ev = json.load(gzip.open(f) if f.endswith('.gz') else open(f))['traceEvents']
+//       X = [e for e in ev if e.get('ph') == 'X']; n = lambda c: sum(e.get('cat') == c for e in X)
+//       ids = lambda c, ph: {e['id'] for e in ev if e.get('ph') == ph and e.get('cat') == c}
+//       print(f, n('kernel'), n('gpu_memcpy'), n('gpu_memset'),
+//             sum(e.get('cat') == 'kernel' and 'Collective name' in e['args'] for e in X),
+//             len(ids('ac2g', 's') & ids('ac2g', 'f')), len(ids('fwdbwd', 's') & ids('fwdbwd', 'f')),
+//             sum(e.get('name') == '[memory]' for e in ev),
+//             len({e['args']['stream'] for e in X if e.get('cat') in ('kernel', 'gpu_memcpy', 'gpu_memset')}))
 constexpr CaptureCounts kCaptures[] = {
     {"dp_step", 252, 52, 96, 12, 400, 84, 576, 2},
     {"tp_overlap_b1", 32, 0, 16, 12, 48, 0, 56, 2},
