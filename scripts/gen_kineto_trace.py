@@ -18,6 +18,7 @@ Deterministic: the same arguments give byte-identical files.
 
 import argparse
 import gzip
+import io
 import json
 import os
 import random
@@ -202,7 +203,9 @@ class RankWriter:
         return "".join(out)
 
     def write(self, path, reps, gap_ns, compress):
-        opener = (lambda p: gzip.open(p, "wt", compresslevel=6)) if compress else (lambda p: open(p, "w"))
+        # mtime=0: the gzip header carries no clock, so .gz output is deterministic too
+        opener = ((lambda p: io.TextIOWrapper(gzip.GzipFile(p, "wb", compresslevel=6, mtime=0)))
+                  if compress else (lambda p: open(p, "w")))
         t = self.t
         first = t.t0 + reps[0] * (t.span + gap_ns)
         last = t.t0 + reps[-1] * (t.span + gap_ns) + t.span
