@@ -21,6 +21,15 @@ add_library(parascope_warnings INTERFACE)
 target_compile_options(parascope_warnings INTERFACE
   $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
 
+if(PARASCOPE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "PARASCOPE_FUZZ needs clang: configure with the fuzz preset or -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  # every library gets coverage instrumentation; fuzz targets link the libFuzzer driver themselves
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 if(PARASCOPE_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)

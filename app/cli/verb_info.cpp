@@ -83,13 +83,25 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                   {"events", num(f.events)},
                                   {"json_bytes", JsonValue::number(std::to_string(f.json_bytes))},
                                   {"rank", num(f.rank)},
+                                  {"skipped_events", num(f.skipped)},
+                                  {"unknown_phases", num(f.unknown_phases)},
+                                  {"flows", num(f.flows)},
+                                  {"unbound_flow_events", num(f.unbound_flow_events)},
+                                  {"async_slices", num(f.async_slices)},
                                   {"clock_offset_ns", num(f.clock_offset_ns)},
                                   {"clock_offset_reason", JsonValue::string(f.clock_offset_reason)}}));
+  JsonValue merged = JsonValue::array();
+  for (const auto& m : report.merged) {
+    JsonValue files_of = JsonValue::array();
+    for (const auto& f : m.files) files_of.push(JsonValue::string(f));
+    merged.push(JsonValue::object({{"worker", JsonValue::string(m.worker)}, {"files", std::move(files_of)}}));
+  }
   JsonValue warnings = JsonValue::array();
   for (const auto& w : t.warnings) warnings.push(JsonValue::string(w));
   JsonValue doc = JsonValue::object({{"schema_version", num(kInfoSchemaVersion)},
                                      {"format", JsonValue::string(t.source_format)},
                                      {"files", std::move(files)},
+                                     {"merged_workers", std::move(merged)},
                                      {"start_ns", num(s.start)},
                                      {"end_ns", num(s.end)},
                                      {"span_ns", num(s.end - s.start)},
@@ -104,6 +116,8 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
 
 void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report) {
   std::printf("format   %s, %zu file%s\n", t.source_format.c_str(), report.files.size(), report.files.size() == 1 ? "" : "s");
+  for (const auto& m : report.merged)
+    std::printf("merged   %zu files of worker %s (one profiling cycle each) into one process\n", m.files.size(), m.worker.c_str());
   std::printf("span     %s  (%" PRId64 " .. %" PRId64 " ns)\n", format_duration(s.end - s.start).c_str(), s.start, s.end);
   std::printf("events   %" PRId64 " slices on %" PRId64 " tracks, %" PRId64 " flows, %" PRId64 " counter samples\n",
               s.slices, s.tracks, s.flows, s.counters);

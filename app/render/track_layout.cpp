@@ -20,6 +20,7 @@ int kind_order(TrackKind k) {
     case TrackKind::kCounter: return 5;
     case TrackKind::kNvtx: return 6;
     case TrackKind::kCpuThread: return 7;
+    case TrackKind::kAsync: return 8;
     case TrackKind::kCount: break;
   }
   return 9;
@@ -31,6 +32,7 @@ void sort_siblings(const Trace& trace, const LayoutOptions& o, std::vector<int32
     const Track& ta = trace.tracks[static_cast<size_t>(a)];
     const Track& tb = trace.tracks[static_cast<size_t>(b)];
     if (kind_order(ta.key.kind) != kind_order(tb.key.kind)) return kind_order(ta.key.kind) < kind_order(tb.key.kind);
+    if (ta.sort_index != tb.sort_index) return ta.sort_index < tb.sort_index;  // M-event sort indexes
     return ta.key.id < tb.key.id;
   });
   if (o.track_order.empty()) return;
@@ -66,6 +68,8 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
     const auto ra = trace.processes[a].rank, rb = trace.processes[b].rank;
     if ((ra < 0) != (rb < 0)) return ra >= 0;
     if (ra != rb) return ra < rb;
+    if (trace.processes[a].sort_index != trace.processes[b].sort_index)
+      return trace.processes[a].sort_index < trace.processes[b].sort_index;
     return trace.processes[a].pid < trace.processes[b].pid;
   });
   if (!o.process_order.empty()) {

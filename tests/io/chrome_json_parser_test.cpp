@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "trace/core/error.h"
 #include "trace/io/chrome_json_parser.h"
 
@@ -126,4 +128,60 @@ TEST_CASE("Bad input names the byte offset and event index", "[io][json][errors]
     REQUIRE(st.skipped_malformed == 1);
     REQUIRE(c.names == std::vector<std::string>{"a", "b"});
   }
+}
+
+TEST_CASE("The fast timestamp path agrees with exact decimal arithmetic", "[io][json][time]") {
+  // Kineto writes "%d.%03d" (fast path); longer fractions, signs and exponents take the exact
+  // 128-bit path. Both must give round-half-away-from-zero nanoseconds of the decimal text.
+  TimeNs ns = 0;
+  REQUIRE(parse_us_to_ns("999999999999999.999", ns));  // 15 integer digits: fast path
+  REQUIRE(ns == 999999999999999999);
+  REQUIRE(parse_us_to_ns("1000000000000000.5", ns));  // 16 digits: exact path
+  REQUIRE(ns == 1000000000000000500);
+  REQUIRE(parse_us_to_ns("7.1", ns));
+  REQUIRE(ns == 7100);
+  REQUIRE(parse_us_to_ns("7.12", ns));
+  REQUIRE(ns == 7120);
+  REQUIRE(parse_us_to_ns("7.0005", ns));  // 4th decimal 5: rounds up
+  REQUIRE(ns == 7001);
+  REQUIRE(parse_us_to_ns("7.00049", ns));
+  REQUIRE(ns == 7000);
+  REQUIRE(parse_us_to_ns("0", ns));
+  REQUIRE(ns == 0);
+  REQUIRE_FALSE(parse_us_to_ns("", ns));
+  REQUIRE_FALSE(parse_us_to_ns(".", ns));
+  REQUIRE_FALSE(parse_us_to_ns("1.2x", ns));
+  // every "%d.%03d" for a spread of magnitudes equals integer arithmetic on the parts
+  uint64_t x = 88172645463325252ull;  // xorshift, fixed seed
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const int64_t whole = static_cast<int64_t>(x % 1000000000000000ull) >> (x % 40);
+    const int frac = static_cast<int>((x >> 20) % 1000);
+    char text[40];
+    std::snprintf(text, sizeof text, "%lld.%03d", static_cast<long long>(whole), frac);
+    REQUIRE(parse_us_to_ns(text, ns));
+    REQUIRE(ns == whole * 1000 + frac);
+  }
+}
+
+TEST_CASE("Strings of every length around the 16-byte scan width, with escapes and control bytes", "[io][json]") {
+  for (size_t n = 0; n < 70; ++n) {
+    INFO("length " << n);
+    const std::string body(n, 'k');
+    Collect c;
+    parse(R"([{"ph": "X", "name": ")" + body + R"(", "ts": 1, "dur": 1}])", c);
+    REQUIRE(c.names.at(0) == body);
+    Collect esc;
+    parse(R"([{"ph": "X", "name": ")" + body + R"(\"q", "ts": 1, "dur": 1}])", esc);
+    REQUIRE(esc.names.at(0) == body + "\"q");
+    Collect bad;
+    REQUIRE_THROWS_WITH(parse("[{\"ph\": \"X\", \"name\": \"" + body + "\x01\", \"ts\": 1, \"dur\": 1}]", bad),
+                        Catch::Contains("control character inside a string"));
+  }
+  // UTF-8 bytes (>= 0x80) are text, not control characters
+  Collect u;
+  parse("[{\"ph\": \"X\", \"name\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 caf\xc3\xa9 and more text\", \"ts\": 1, \"dur\": 1}]", u);
+  REQUIRE(u.names.at(0) == "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 caf\xc3\xa9 and more text");
 }

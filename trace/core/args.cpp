@@ -1,19 +1,49 @@
 #include "trace/core/args.h"
 
+#include "trace/core/hash.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace parascope {
+
+ArgStore::Pool& ArgStore::Pool::operator=(Pool&& o) noexcept {
+  if (this != &o) {
+    std::free(data_);
+    data_ = o.data_;
+    size_ = o.size_;
+    cap_ = o.cap_;
+    o.data_ = nullptr;
+    o.size_ = o.cap_ = 0;
+  }
+  return *this;
+}
+
+void ArgStore::Pool::append(std::span<const Arg> args) {
+  if (size_ + args.size() > cap_) {
+    size_t cap = std::max<size_t>({64, cap_ + cap_ / 2, size_ + args.size()});
+    void* grown = std::realloc(data_, cap * sizeof(Arg));
+    if (!grown) throw std::bad_alloc();
+    data_ = static_cast<Arg*>(grown);
+    cap_ = cap;
+  }
+  if (!args.empty()) std::memcpy(static_cast<void*>(data_ + size_), args.data(), args.size() * sizeof(Arg));
+  size_ += args.size();
+}
 
 bool ArgValue::operator==(const ArgValue& o) const {
   if (type != o.type) return false;
   switch (type) {
     case Type::kInt: return i == o.i;
     case Type::kUInt: return u == o.u;
-    case Type::kDouble: return std::memcmp(&d, &o.d, sizeof d) == 0;
+    case Type::kDouble: {
+      const double x = d, y = o.d;  // bitwise: NaN payloads and -0.0 stay distinct
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
     case Type::kBool: return b == o.b;
     case Type::kString:
     case Type::kJson: return s == o.s;
@@ -23,50 +53,77 @@ bool ArgValue::operator==(const ArgValue& o) const {
 
 namespace {
 uint64_t hash_args(std::span<const Arg> args) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&](uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  };
+  uint64_t h = 0x452821e638d01377ull ^ args.size();
   for (const Arg& a : args) {
-    mix(a.key);
-    mix(static_cast<uint64_t>(a.value.type));
     uint64_t bits = 0;
-    std::memcpy(&bits, &a.value.u, sizeof bits);
-    if (a.value.type == ArgValue::Type::kBool) bits = a.value.b;
-    if (a.value.type == ArgValue::Type::kString || a.value.type == ArgValue::Type::kJson) bits = a.value.s;
-    mix(bits);
+    switch (a.value.type) {
+      case ArgValue::Type::kBool: bits = a.value.b; break;
+      case ArgValue::Type::kString:
+      case ArgValue::Type::kJson: bits = a.value.s; break;
+      default: bits = a.value.u; break;
+    }
+    h = hash_combine(h, (static_cast<uint64_t>(a.key) << 8) | static_cast<uint64_t>(a.value.type));
+    h = hash_combine(h, bits);
   }
-  return h;
+  return hash_mix(h);
 }
 }  // namespace
+
+size_t ArgStore::slot_of(std::span<const Arg> args, uint64_t h) const {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t tag = h >> 32;
+  for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
+    const uint64_t slot = slots_[i];
+    if (slot == 0) return i;
+    if ((slot >> 32) != tag) continue;
+    const auto existing = get(static_cast<uint32_t>(slot) - 1);
+    if (existing.size() == args.size() && std::equal(existing.begin(), existing.end(), args.begin())) return i;
+  }
+}
+
+void ArgStore::grow() {
+  std::vector<uint64_t> old(std::max<size_t>(64, slots_.size() * 2), 0);
+  old.swap(slots_);
+  const size_t mask = slots_.size() - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0) continue;
+    const uint64_t h = (slot >> 32 << 32) | hash_lo_[static_cast<uint32_t>(slot) - 1];
+    size_t i = static_cast<size_t>(h) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
 
 uint32_t ArgStore::add(std::span<const Arg> args) {
   if (args.empty()) return ~0u;
   if (offsets_.empty()) offsets_.push_back(0);
+  if (slots_.empty()) grow();
   const uint64_t h = hash_args(args);
-  auto [lo, hi] = dedup_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    auto existing = get(it->second);
-    if (existing.size() == args.size() && std::equal(existing.begin(), existing.end(), args.begin()))
-      return it->second;
-  }
-  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max())
+  size_t i = slot_of(args, h);
+  if (slots_[i] != 0) return static_cast<uint32_t>(slots_[i]) - 1;
+  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() || offsets_.size() >= std::numeric_limits<uint32_t>::max() - 1)
     throw std::length_error("argument store full");
+  if (offsets_.size() * 2 > slots_.size()) {
+    grow();
+    i = slot_of(args, h);
+  }
   const auto id = static_cast<uint32_t>(offsets_.size() - 1);
-  pool_.insert(pool_.end(), args.begin(), args.end());
+  pool_.append(args);
   offsets_.push_back(static_cast<uint32_t>(pool_.size()));
-  dedup_.emplace(h, id);
+  hash_lo_.push_back(static_cast<uint32_t>(h));
+  slots_[i] = (h >> 32 << 32) | (static_cast<uint64_t>(id) + 1);
   return id;
 }
 
 uint32_t ArgStore::append(std::span<const Arg> args) {
   if (args.empty()) return ~0u;
   if (offsets_.empty()) offsets_.push_back(0);
-  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max())
+  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() || offsets_.size() >= std::numeric_limits<uint32_t>::max() - 1)
     throw std::length_error("argument store full");
   const auto id = static_cast<uint32_t>(offsets_.size() - 1);
-  pool_.insert(pool_.end(), args.begin(), args.end());
+  pool_.append(args);
   offsets_.push_back(static_cast<uint32_t>(pool_.size()));
+  hash_lo_.push_back(0);  // never in the index
   return id;
 }
 
@@ -77,8 +134,9 @@ uint32_t ArgStore::append_sets(std::span<const Arg> args, std::span<const uint32
     throw std::length_error("argument store full");
   const auto first = static_cast<uint32_t>(offsets_.size() - 1);
   const auto base = static_cast<uint32_t>(pool_.size());
-  pool_.insert(pool_.end(), args.begin(), args.end());
+  pool_.append(args);
   for (uint32_t e : ends) offsets_.push_back(base + std::min<uint32_t>(e, static_cast<uint32_t>(args.size())));
+  hash_lo_.resize(offsets_.size() - 1, 0);
   return first;
 }
 
@@ -88,8 +146,8 @@ std::span<const Arg> ArgStore::get(uint32_t set) const {
 }
 
 size_t ArgStore::memory_bytes() const {
-  return pool_.capacity() * sizeof(Arg) + offsets_.capacity() * sizeof(uint32_t) +
-         dedup_.size() * (sizeof(uint64_t) + sizeof(uint32_t) + 2 * sizeof(void*));
+  return pool_.capacity() * sizeof(Arg) + offsets_.capacity() * sizeof(uint32_t) + slots_.capacity() * sizeof(uint64_t) +
+         hash_lo_.capacity() * sizeof(uint32_t);
 }
 
 std::string format_arg(const StringTable& strings, const ArgValue& v) {

@@ -1,18 +1,22 @@
 // Free-form key/value arguments of slices (everything a source file says that the typed detail
 // records do not hold: Kineto's "queued", "est. achieved occupancy %", Chrome args...). Sets are
-// deduplicated, so the many kernels that share their extra args share one set.
+// deduplicated, so the many kernels that share their extra args share one set. An Arg is 16 bytes
+// (values are 4-byte aligned: copy them out, do not bind references to them), and the pool grows
+// by realloc, so adding sets never holds two copies of it (memory per event is a requirement).
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <type_traits>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "trace/core/string_table.h"
 
 namespace parascope {
 
+#pragma pack(push, 4)
 struct ArgValue {
   enum class Type : uint8_t { kInt, kUInt, kDouble, kBool, kString, kJson } type = Type::kInt;
   union {
@@ -37,6 +41,9 @@ struct Arg {
   ArgValue value;
   bool operator==(const Arg& o) const { return key == o.key && value == o.value; }
 };
+#pragma pack(pop)
+static_assert(sizeof(ArgValue) == 12 && sizeof(Arg) == 16, "an Arg is 16 bytes");
+static_assert(std::is_trivially_copyable_v<Arg>, "the pool grows by realloc");
 
 class ArgStore {
  public:
@@ -54,9 +61,33 @@ class ArgStore {
   size_t memory_bytes() const;
 
  private:
-  std::vector<Arg> pool_;
+  size_t slot_of(std::span<const Arg> args, uint64_t h) const;  // the slot holding this set, or the empty one
+  void grow();
+
+  // A vector of Arg grown with realloc: big blocks move by mremap, without a second copy.
+  class Pool {
+   public:
+    Pool() = default;
+    Pool(Pool&& o) noexcept : data_(o.data_), size_(o.size_), cap_(o.cap_) { o.data_ = nullptr, o.size_ = o.cap_ = 0; }
+    Pool& operator=(Pool&& o) noexcept;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    ~Pool() { std::free(data_); }
+    void append(std::span<const Arg> args);
+    const Arg* data() const { return data_; }
+    size_t size() const { return size_; }
+    size_t capacity() const { return cap_; }
+
+   private:
+    Arg* data_ = nullptr;
+    size_t size_ = 0, cap_ = 0;
+  };
+
+  Pool pool_;
   std::vector<uint32_t> offsets_;  // set i is pool_[offsets_[i], offsets_[i+1])
-  std::unordered_multimap<uint64_t, uint32_t> dedup_;
+  std::vector<uint32_t> hash_lo_;  // low half of each set's hash (the slot holds the high half): cheap growth
+  // Dedup index: open addressing, at most half full, (hash >> 32) << 32 | (set + 1); 0 = empty.
+  std::vector<uint64_t> slots_;
 };
 
 // Text of a value for display ("3", "1.5", "true", the string itself).

@@ -152,6 +152,7 @@ std::string_view to_string(TrackKind k) {
     case TrackKind::kCounter: return "counter";
     case TrackKind::kNvtx: return "nvtx";
     case TrackKind::kCollective: return "collective";
+    case TrackKind::kAsync: return "async";
     case TrackKind::kCount: break;
   }
   return "?";

@@ -1,5 +1,7 @@
 #include "trace/core/string_table.h"
 
+#include "trace/core/hash.h"
+
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -10,9 +12,32 @@ namespace {
 constexpr size_t kBlockBytes = 64 * 1024;
 }
 
-StringTable::StringTable() {
+StringTable::StringTable() : slots_(64, 0) {
   strings_.emplace_back();
-  index_.emplace(std::string_view(), kEmptyString);
+  slots_[slot_of({}, hash_string({}))] = (hash_string({}) >> 32 << 32) | 1;
+}
+
+size_t StringTable::slot_of(std::string_view s, uint64_t h) const {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t tag = h >> 32;
+  for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
+    const uint64_t slot = slots_[i];
+    if (slot == 0) return i;
+    if ((slot >> 32) == tag && strings_[static_cast<uint32_t>(slot) - 1] == s) return i;
+  }
+}
+
+void StringTable::grow() {
+  std::vector<uint64_t> old(slots_.size() * 2, 0);
+  old.swap(slots_);
+  const size_t mask = slots_.size() - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0) continue;
+    const uint64_t h = hash_string(strings_[static_cast<uint32_t>(slot) - 1]);
+    size_t i = static_cast<size_t>(h) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
 }
 
 std::string_view StringTable::store(std::string_view s) {
@@ -36,26 +61,30 @@ std::string_view StringTable::store(std::string_view s) {
 }
 
 StringId StringTable::intern(std::string_view s) {
-  if (auto it = index_.find(s); it != index_.end()) return it->second;
+  const uint64_t h = hash_string(s);
+  size_t i = slot_of(s, h);
+  if (slots_[i] != 0) return static_cast<StringId>(static_cast<uint32_t>(slots_[i]) - 1);
   if (strings_.size() >= std::numeric_limits<StringId>::max() - 1)
     throw std::length_error("string table full (4 G distinct strings)");
-  const std::string_view stored = store(s);
+  if ((strings_.size() + 1) * 2 > slots_.size()) {
+    grow();
+    i = slot_of(s, h);
+  }
   const auto id = static_cast<StringId>(strings_.size());
-  strings_.push_back(stored);
-  index_.emplace(stored, id);
+  strings_.push_back(store(s));
+  slots_[i] = (h >> 32 << 32) | (static_cast<uint64_t>(id) + 1);
   return id;
 }
 
 StringId StringTable::find(std::string_view s) const {
-  auto it = index_.find(s);
-  return it == index_.end() ? std::numeric_limits<StringId>::max() : it->second;
+  const size_t i = slot_of(s, hash_string(s));
+  return slots_[i] == 0 ? std::numeric_limits<StringId>::max() : static_cast<StringId>(static_cast<uint32_t>(slots_[i]) - 1);
 }
 
 size_t StringTable::memory_bytes() const {
   size_t text = 0;
   for (auto v : strings_) text += v.size();
-  return text + strings_.capacity() * sizeof(std::string_view) +
-         index_.size() * (sizeof(std::string_view) + sizeof(StringId) + 2 * sizeof(void*));
+  return text + strings_.capacity() * sizeof(std::string_view) + slots_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace parascope

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace parascope {
@@ -31,17 +30,16 @@ class StringTable {
   size_t memory_bytes() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
   std::string_view store(std::string_view s);
+  size_t slot_of(std::string_view s, uint64_t h) const;  // the slot holding s, or the empty slot for it
+  void grow();
 
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
   size_t block_size_ = 0;
   std::vector<std::string_view> strings_;
-  std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> index_;
+  // Open addressing, linear probing, at most half full: (hash >> 32) << 32 | (id + 1); 0 = empty.
+  std::vector<uint64_t> slots_;
 };
 
 }  // namespace parascope

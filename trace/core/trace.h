@@ -27,6 +27,7 @@ struct Process {
   std::string source;             // the file it came from
   TimeNs clock_offset_ns = 0;     // added to the file's timestamps to put it on the trace clock
   std::string clock_offset_reason;  // "baseTimeNanoseconds", "none", "--offset", "sync event"...
+  int64_t sort_index = 0;         // order among processes of equal rank (Chrome process_sort_index)
 };
 
 // A GPU as seen by one process. Identity: (host, PCI bus id or UUID) + rank.

@@ -21,6 +21,7 @@ enum class TrackKind : uint8_t {
   kCounter,     // any other counter (memory, utilisation)
   kNvtx,        // NVTX ranges of a domain not tied to a thread
   kCollective,  // cross-rank collective spans (derived)
+  kAsync,       // async ranges of one (category, id) not tied to a thread (Chrome b/e/n); nest by time
   kCount
 };
 std::string_view to_string(TrackKind k);
@@ -70,6 +71,8 @@ struct Track {
   SliceColumns slices;
   CounterColumns counter;
   uint8_t max_depth = 0;        // deepest slice depth (0 when all slices are at depth 0)
+  int64_t sort_index = 0;       // order among tracks of one kind and parent, from the source
+                                // (Chrome thread_sort_index); ties keep key.id order
 };
 
 }  // namespace parascope

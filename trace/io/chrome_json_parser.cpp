@@ -1,9 +1,15 @@
 #include "trace/io/chrome_json_parser.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <memory>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "trace/core/error.h"
 
@@ -14,6 +20,16 @@ __extension__ typedef __int128 Int128;  // exact decimal arithmetic for timestam
 // ---------- token helpers ----------
 
 bool JsonToken::to_int(int64_t& out) const {
+  if (plain_integer && text.size() <= 18) {  // the common case: no overflow possible below 10^18
+    const char* s = text.data();
+    const char* e = s + text.size();
+    const bool neg = *s == '-';
+    s += neg;
+    int64_t v = 0;
+    for (; s < e; ++s) v = v * 10 + (*s - '0');
+    out = neg ? -v : v;
+    return true;
+  }
   if (type != Type::kNumber && type != Type::kString) return false;
   std::string_view t = text;
   if (type == Type::kString && t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
@@ -53,6 +69,30 @@ bool JsonToken::to_double(double& out) const {
 }
 
 bool parse_us_to_ns(std::string_view t, TimeNs& out) {
+  // Fast path for what Kineto writes ("%d.%03d"): up to 15 integer and 3 fractional digits.
+  {
+    const char* s = t.data();
+    const char* const e = s + t.size();
+    int64_t whole = 0;
+    const char* q = s;
+    while (q < e && static_cast<unsigned>(*q - '0') < 10u && q - s < 15) whole = whole * 10 + (*q++ - '0');
+    if (q > s && (q == e || *q == '.')) {
+      int64_t frac = 0;
+      int nfrac = 0;
+      if (q < e) {
+        ++q;
+        while (q < e && static_cast<unsigned>(*q - '0') < 10u && nfrac < 3) {
+          frac = frac * 10 + (*q++ - '0');
+          ++nfrac;
+        }
+      }
+      if (q == e) {
+        static constexpr int64_t kScale[] = {1000, 100, 10, 1};
+        out = whole * 1000 + frac * kScale[nfrac];
+        return true;
+      }
+    }
+  }
   size_t i = 0;
   bool neg = false;
   if (i < t.size() && (t[i] == '-' || t[i] == '+')) neg = t[i++] == '-';
@@ -136,15 +176,47 @@ constexpr auto make_str_stop() {
   for (int c = 0; c < 0x20; ++c) t[c] = true;  // control chars (and the NUL sentinel)
   return t;
 }
-constexpr auto kStrStop = make_str_stop();
+[[maybe_unused]] constexpr auto kStrStop = make_str_stop();
+
+// Characters that continue a number after its leading digits (validity is checked on conversion).
+constexpr auto make_num_tail() {
+  std::array<bool, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  t['.'] = t['e'] = t['E'] = t['+'] = t['-'] = true;
+  return t;
+}
+constexpr auto kNumTail = make_num_tail();
+
+// Bytes after the NUL sentinel that may be read (never used) by 16-byte string scans.
+constexpr size_t kPad = 64;
+
+// Index of the first byte in [p, p + 16) that is '"', '\\' or a control character (NUL included),
+// or 16. Reads 16 bytes: the buffer keeps kPad readable bytes after its sentinel.
+inline unsigned string_stop16(const char* p) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+  const __m128i slash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+  const __m128i ctrl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+  const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), ctrl)));
+  return mask ? static_cast<unsigned>(__builtin_ctz(mask)) : 16u;
+#else
+  for (unsigned i = 0; i < 16; ++i)
+    if (kStrStop[static_cast<unsigned char>(p[i])]) return i;
+  return 16u;
+#endif
+}
 
 class Parser {
  public:
   Parser(ByteSource& src, ChromeJsonHandler& h, const ChromeJsonOptions& o) : src_(src), h_(h), o_(o) {
-    buf_.resize(o_.block_bytes + 1);
-    begin_ = buf_.data();
+    // A small file gets a buffer of its size (not a whole block: small files stay cheap).
+    size_t want = o_.block_bytes;
+    if (!src_.compressed() && src_.file_size() < want) want = std::max<size_t>(4096, static_cast<size_t>(src_.file_size()) + 1);
+    allocate(want + 1 + kPad);
+    begin_ = buf_.get();
     p_ = end_ = begin_;
-    *end_ = '\0';
+    terminate();
   }
 
   ChromeJsonStats run() {
@@ -176,10 +248,17 @@ class Parser {
   int64_t offset_of(const char* q) const { return static_cast<int64_t>(consumed_ + static_cast<uint64_t>(q - begin_)); }
   size_t remaining_hint() const { return static_cast<size_t>(end_ - p_); }
 
+  void allocate(size_t n) {
+    buf_.reset(new char[n]);  // not zeroed: only [begin_, end_ + kPad] is ever read
+    buf_size_ = n;
+  }
+  // The NUL sentinel at end_, and initialised padding after it for the 16-byte scans.
+  void terminate() { std::memset(end_, 0, kPad + 1); }
+
   void fill_initial() {
-    const size_t n = read_some(begin_, buf_.size() - 1);
+    const size_t n = read_some(begin_, buf_size_ - 1 - kPad);
     end_ = begin_ + n;
-    *end_ = '\0';
+    terminate();
   }
   size_t read_some(char* dst, size_t cap) {
     size_t got = 0;
@@ -201,22 +280,22 @@ class Parser {
   bool refill(const char*& keep) {
     if (eof_) return false;
     const size_t kept = static_cast<size_t>(end_ - keep);
-    if (kept + o_.block_bytes / 2 > buf_.size() - 1) {
+    if (kept + o_.block_bytes / 2 > buf_size_ - 1 - kPad) {
       if (kept >= o_.max_event_bytes)
         fail(offset_of(keep), "a single event is larger than " + std::to_string(o_.max_event_bytes >> 20) + " MiB");
-      std::vector<char> bigger(std::max(buf_.size() * 2, kept + o_.block_bytes + 1));
-      std::memcpy(bigger.data(), keep, kept);
+      std::unique_ptr<char[]> old = std::move(buf_);
+      allocate(std::max(buf_size_ * 2, kept + o_.block_bytes + 1 + kPad));
+      std::memcpy(buf_.get(), keep, kept);
       consumed_ += static_cast<uint64_t>(keep - begin_);
-      buf_.swap(bigger);
     } else {
-      std::memmove(buf_.data(), keep, kept);
+      std::memmove(buf_.get(), keep, kept);
       consumed_ += static_cast<uint64_t>(keep - begin_);
     }
-    begin_ = buf_.data();
+    begin_ = buf_.get();
     keep = begin_;
-    const size_t n = read_some(begin_ + kept, buf_.size() - 1 - kept);
+    const size_t n = read_some(begin_ + kept, buf_size_ - 1 - kPad - kept);
     end_ = begin_ + kept + n;
-    *end_ = '\0';
+    terminate();
     return n > 0 || !eof_;
   }
 
@@ -272,18 +351,27 @@ class Parser {
   }
 
   // String at p_ (opening quote). Views stay valid until the item is done (escapes decode to a pool).
-  std::string_view string() {
-    if (*p_ != '"') {
-      if (*p_ == '\0') hit_nul();
-      fail(offset(), std::string("expected a string, found ") + describe(*p_));
+  // Fast path inline (no escapes: the common case); the rest out of line.
+  inline __attribute__((always_inline)) std::string_view string() {
+    if (__builtin_expect(*p_ == '"', 1)) {
+      const char* start = ++p_;
+      while (true) {
+        const unsigned k = string_stop16(p_);
+        p_ += k;
+        if (k < 16) break;
+      }
+      if (__builtin_expect(*p_ == '"', 1)) {
+        std::string_view s(start, static_cast<size_t>(p_ - start));
+        ++p_;
+        return s;
+      }
+      return string_slow(start);
     }
-    const char* start = ++p_;
-    while (!kStrStop[static_cast<unsigned char>(*p_)]) ++p_;
-    if (*p_ == '"') {
-      std::string_view s(start, static_cast<size_t>(p_ - start));
-      ++p_;
-      return s;
-    }
+    if (*p_ == '\0') hit_nul();
+    fail(offset(), std::string("expected a string, found ") + describe(*p_));
+  }
+  // p_ is at a backslash, a control character or the sentinel inside the string begun at `start`.
+  __attribute__((noinline)) std::string_view string_slow(const char* start) {
     if (*p_ == '\0') hit_nul();
     if (*p_ != '\\') fail(offset(), "control character inside a string");
     // slow path with escapes
@@ -373,7 +461,12 @@ class Parser {
         fail(offset_of(start), "non-finite number (NaN/Infinity) is not valid JSON");
       fail(offset(), std::string("expected a value, found ") + describe(*p_));
     }
-    while ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == 'e' || *p_ == 'E' || *p_ == '+' || *p_ == '-') ++p_;
+    while (static_cast<unsigned>(*p_ - '0') < 10u) ++p_;
+    plain_ = true;
+    if (kNumTail[static_cast<unsigned char>(*p_)]) {
+      plain_ = false;
+      while (kNumTail[static_cast<unsigned char>(*p_)]) ++p_;
+    }
     if (*p_ == '\0') hit_nul();  // a number may continue in the next block
     return std::string_view(start, static_cast<size_t>(p_ - start));
   }
@@ -402,6 +495,7 @@ class Parser {
       default:
         t.type = JsonToken::Type::kNumber;
         t.text = number_text();
+        t.plain_integer = plain_ && t.text.size() > (t.text[0] == '-' ? 1u : 0u);
         return t;
     }
   }
@@ -609,7 +703,12 @@ class Parser {
         }
       }
       ev_.index = index;
-      h_.on_event(ev_);
+      try {
+        h_.on_event(ev_);
+      } catch (const InputError&) {
+        if (!o_.lenient) throw;
+        ++stats_.skipped_malformed;  // well-formed JSON the importer could not use
+      }
       ++stats_.events;
     next:
       ++index;
@@ -734,7 +833,8 @@ class Parser {
   ByteSource& src_;
   ChromeJsonHandler& h_;
   const ChromeJsonOptions& o_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;
+  size_t buf_size_ = 0;
   char* begin_;
   const char* p_;
   char* end_;
@@ -744,6 +844,7 @@ class Parser {
   std::deque<std::string> scratch_;
   size_t scratch_used_ = 0;
   int64_t current_index_ = -1;
+  bool plain_ = false;  // the last number_text() was digits only
   ChromeJsonStats stats_;
 };
 

@@ -23,6 +23,7 @@ namespace parascope {
 // A JSON value as it appeared: its type and text (strings decoded; objects/arrays raw).
 struct JsonToken {
   enum class Type : uint8_t { kAbsent, kNull, kBool, kNumber, kString, kObject, kArray } type = Type::kAbsent;
+  bool plain_integer = false;  // a number written as digits with an optional '-' (no '.', 'e', 'E')
   std::string_view text;
   bool present() const { return type != Type::kAbsent; }
   bool is_number() const { return type == Type::kNumber; }

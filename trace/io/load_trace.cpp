@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include "trace/core/error.h"
@@ -153,9 +155,61 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   return out;
 }
 
+std::string tensorboard_worker(const std::string& path, uint64_t* stamp) {
+  const fs::path p(path);
+  std::string name = p.filename().string();
+  for (std::string_view suffix : {".pt.trace.json.gz", ".pt.trace.json"}) {
+    if (!has_suffix(name, suffix)) continue;
+    name.resize(name.size() - suffix.size());
+    const size_t dot = name.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) return {};
+    uint64_t t = 0;
+    for (size_t i = dot + 1; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return {};
+      t = t * 10 + static_cast<uint64_t>(name[i] - '0');
+    }
+    if (stamp) *stamp = t;
+    return (p.parent_path() / name.substr(0, dot)).string();
+  }
+  return {};
+}
+
 Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& options, LoadReport* report) {
   std::vector<std::string> expand_warnings;
-  const std::vector<InputFile> files = expand_input_files(inputs, expand_warnings);
+  const std::vector<InputFile> expanded = expand_input_files(inputs, expand_warnings);
+  // Files of one TensorBoard worker load one after the other, in time order, into one process.
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> workers;
+  for (const InputFile& f : expanded) {
+    uint64_t stamp = 0;
+    const std::string w = tensorboard_worker(f.path, &stamp);
+    if (!w.empty()) workers[w].emplace_back(stamp, f.path);
+  }
+  std::map<std::string, std::string> worker_of;  // file → worker, for groups of two or more
+  for (auto& [w, list] : workers) {
+    if (list.size() < 2) continue;
+    std::sort(list.begin(), list.end());
+    for (const auto& entry : list) worker_of[entry.second] = w;
+  }
+  std::vector<InputFile> files;
+  for (const InputFile& f : expanded) {
+    auto w = worker_of.find(f.path);
+    if (w == worker_of.end()) {
+      files.push_back(f);
+      continue;
+    }
+    const auto& list = workers[w->second];
+    const bool placed = std::any_of(files.begin(), files.end(), [&](const InputFile& x) { return x.path == list.front().second; });
+    if (placed) continue;
+    WorkerMerge m;
+    m.worker = w->second;
+    for (const auto& entry : list) {
+      files.push_back({entry.second, std::nullopt});
+      m.files.push_back(entry.second);
+    }
+    if (report) report->merged.push_back(std::move(m));
+  }
+  std::map<std::string, std::unique_ptr<WorkerJoin>> joins;
+  std::vector<std::string> json_based, json_unbased;  // JSON files with / without baseTimeNanoseconds
   TraceBuilder builder;
   for (std::string& w : expand_warnings) builder.warn(std::move(w));
   std::vector<std::string> formats;
@@ -168,7 +222,13 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
         io.lenient = options.lenient;
         io.cancel = options.cancel;
         if (options.progress) io.progress = [&](uint64_t d, uint64_t t) { options.progress(f, d, t); };
+        if (auto w = worker_of.find(f); w != worker_of.end()) {
+          auto& join = joins[w->second];
+          if (!join) join = std::make_unique<WorkerJoin>();
+          io.join = join.get();
+        }
         FileImportReport r = import_chrome_json(f, builder, io);
+        (r.clock_offset_reason == "baseTimeNanoseconds" ? json_based : json_unbased).push_back(f);
         if (report) report->files.push_back(std::move(r));
         formats.emplace_back("chrome-json");
         break;
@@ -217,6 +277,11 @@ Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& opti
       }
     }
   }
+  // Files with and without baseTimeNanoseconds cannot be put on one clock with certainty.
+  if (!json_based.empty())
+    for (const auto& f : json_unbased)
+      builder.warn(f + ": no baseTimeNanoseconds while " + json_based.front() +
+                   " has one: its clock may not line up with the other files (no offset applied)");
   Trace t = builder.finish();
   std::sort(formats.begin(), formats.end());
   formats.erase(std::unique(formats.begin(), formats.end()), formats.end());

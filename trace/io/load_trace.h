@@ -30,9 +30,21 @@ struct LoadOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
+// Files of one worker (TensorBoard's `<worker>.<time>.pt.trace.json[.gz]`, one per profiling
+// cycle) load into one process; each such group is listed here.
+struct WorkerMerge {
+  std::string worker;              // directory + "/" + worker name
+  std::vector<std::string> files;  // in time order
+};
+
 struct LoadReport {
   std::vector<FileImportReport> files;
+  std::vector<WorkerMerge> merged;
 };
+
+// The worker a TensorBoard trace file belongs to ("dir/rank0" for dir/rank0.1796.pt.trace.json.gz),
+// with its time stamp; empty when the name does not follow that pattern.
+std::string tensorboard_worker(const std::string& path, uint64_t* stamp = nullptr);
 
 // Loads and merges; throws InputError (file + place + problem) on bad input.
 Trace load_trace(const std::vector<std::string>& inputs, const LoadOptions& options = {}, LoadReport* report = nullptr);
