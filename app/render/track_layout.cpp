@@ -32,7 +32,11 @@ void sort_siblings(const Trace& trace, const LayoutOptions& o, std::vector<int32
     const Track& ta = trace.tracks[static_cast<size_t>(a)];
     const Track& tb = trace.tracks[static_cast<size_t>(b)];
     if (kind_order(ta.key.kind) != kind_order(tb.key.kind)) return kind_order(ta.key.kind) < kind_order(tb.key.kind);
-    if (ta.sort_index != tb.sort_index) return ta.sort_index < tb.sort_index;  // M-event sort indexes
+    // Chrome's rule: a track's sort key is its sort index (M events) when it has one, else its id
+    // (string-named tracks have ids past every thread id, so they come last)
+    const int64_t ka = ta.sort_index != 0 ? ta.sort_index : ta.key.id;
+    const int64_t kb = tb.sort_index != 0 ? tb.sort_index : tb.key.id;
+    if (ka != kb) return ka < kb;
     return ta.key.id < tb.key.id;
   });
   if (o.track_order.empty()) return;

@@ -113,7 +113,7 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
     REQUIRE(html.contains("[24, 1, 1]"));
     REQUIRE(html.contains("registers/thread"));
     REQUIRE(html.contains("CUDA graph"));
-    REQUIRE(html.contains("External id"));  // the free-form args are all there
+    REQUIRE(html.contains("warps per SM"));  // the free-form args are all there
   }
   SECTION("clicking in the timeline selects the slice under the cursor, hovering names it") {
     const auto& layout = view->layout();

@@ -57,7 +57,7 @@ TEST_CASE("A screenshot of the window shows each sample track in its category co
   REQUIRE(rows[2].label == "stream 7");
   REQUIRE(rows[3].label == "stream 7 annotations");
   REQUIRE(rows[4].label == "stream 17");
-  REQUIRE(rows[6].label == "thread 727");
+  REQUIRE(rows[6].label == "thread 727 (python)");
   // stream 7: the GEMMs (compute), the all-reduce of step 2 (communication) and the 4 MiB
   // device → host copies (memory) — the sample's README lists them
   const auto s7 = histogram(img, band(2));
