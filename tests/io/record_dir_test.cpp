@@ -164,7 +164,7 @@ TEST_CASE("Collector chunks decode into stream tracks and SM lanes with the stor
   }
   CHECK(t.sm_spans[lanes[1]->slices.ref[0].index()].role == SmRole::kOther);  // role 7 is out of range
   REQUIRE(report.warnings.size() == 2);
-  CHECK_THAT(report.warnings[0], Catch::EndsWith("device 0: 4 probe records of probe_kernel (launch 4) were lost to probe-buffer overflow"));
+  CHECK_THAT(report.warnings[0], Catch::EndsWith("4 probe records were lost to probe-buffer overflow: 4 of probe_kernel (GPU 0, launch 4)"));
   CHECK_THAT(report.warnings[1], Catch::EndsWith("1 probe records had a role outside 0..3; shown as 'other'"));
   // the kernel's launch config and graph ids came through
   REQUIRE(t.kernels.size() == 1);
