@@ -669,7 +669,7 @@ struct CollectorImport::State {
             ++zero_length;
             continue;
           }
-          b.add_counter_sample(track, start, c.value / (static_cast<double>(c.end - c.start) * 1e-9));
+          b.add_counter_sample(track, start, c.value * 1e9 / static_cast<double>(c.end - c.start));
           // the rate holds until the next sample; where none follows at once, it falls to 0
           if (i + 1 == v.size() || v[i + 1].start > c.end) b.add_counter_sample(track, end, 0.0);
         } else {
