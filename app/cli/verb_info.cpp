@@ -153,6 +153,20 @@ void print_counter(const Trace& t, const CounterSummary& c, const char* indent) 
               std::string(to_string(tr.counter_source)).c_str(), c.samples, extra.c_str());
 }
 
+// The device's GPU work: totals, then one line per stream with events.
+void print_streams(const DeviceSummary& ds) {
+  std::printf("    kernels %" PRId64 " (communication %" PRId64 ", collectives %" PRId64 ")  memcpys %" PRId64, ds.kernels,
+              ds.comm_kernels, ds.collectives, ds.memcpys);
+  if (ds.peer_memcpys) std::printf(" (peer %" PRId64 ")", ds.peer_memcpys);
+  std::printf("  memsets %" PRId64 "  syncs %" PRId64 "  span %s\n", ds.memsets, ds.syncs, format_duration(ds.last - ds.first).c_str());
+  for (const StreamSummary& ss : ds.streams) {
+    const std::string id = ss.stream_id < 0 ? std::string("(none)") : std::to_string(ss.stream_id);
+    std::printf("    stream %-6s kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64 " memsets %-5" PRId64
+                " syncs %-5" PRId64 " span %s\n",
+                id.c_str(), ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets, ss.syncs, format_duration(ss.last - ss.first).c_str());
+  }
+}
+
 void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report) {
   std::printf("format   %s, %zu file%s\n", t.source_format.c_str(), report.files.size(), report.files.size() == 1 ? "" : "s");
   std::printf("span     %s  (%" PRId64 " .. %" PRId64 " ns)\n", format_duration(s.end - s.start).c_str(), s.start, s.end);
@@ -165,7 +179,8 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
     std::printf("\n%s%s%s%s\n", label.c_str(), label == pid ? "" : ("  " + pid).c_str(),
                 p.host.empty() ? "" : ("  host " + p.host).c_str(), ("  " + p.source).c_str());
     std::printf("  clock offset %+" PRId64 " ns (%s)\n", p.clock_offset_ns, p.clock_offset_reason.c_str());
-    std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices", ps.cpu_tracks, ps.cpu_slices);
+    if (ps.cpu_tracks == 0 && ps.nvtx_tracks == 0) std::printf("  cpu: none recorded");
+    else std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices", ps.cpu_tracks, ps.cpu_slices);
     if (ps.api_calls || ps.nvtx || ps.cpu_ops || ps.overhead)
       std::printf(" (API calls %" PRId64 ", NVTX %" PRId64 ", CPU ops %" PRId64 ", profiler overhead %" PRId64 ")",
                   ps.api_calls, ps.nvtx, ps.cpu_ops, ps.overhead);
@@ -179,18 +194,7 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
         continue;
       }
       std::printf("  %s\n", device_label(t, d).c_str());
-      std::printf("    kernels %" PRId64 " (communication %" PRId64 ", collectives %" PRId64 ")  memcpys %" PRId64,
-                  ds.kernels, ds.comm_kernels, ds.collectives, ds.memcpys);
-      if (ds.peer_memcpys) std::printf(" (peer %" PRId64 ")", ds.peer_memcpys);
-      std::printf("  memsets %" PRId64 "  syncs %" PRId64 "  span %s\n", ds.memsets, ds.syncs,
-                  format_duration(ds.last - ds.first).c_str());
-      for (const StreamSummary& ss : ds.streams) {
-        const std::string id = ss.stream_id < 0 ? std::string("(none)") : std::to_string(ss.stream_id);
-        std::printf("    stream %-6s kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64 " memsets %-5" PRId64
-                    " syncs %-5" PRId64 " span %s\n",
-                    id.c_str(), ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets, ss.syncs,
-                    format_duration(ss.last - ss.first).c_str());
-      }
+      if (!ds.streams.empty()) print_streams(ds);
       if (ds.sm_lanes)
         std::printf("    SM lanes %" PRId64 ", %" PRId64 " spans (%" PRId64 "..%" PRId64 " per SM)\n", ds.sm_lanes,
                     ds.sm_spans, ds.sm_spans_min, ds.sm_spans_max);
