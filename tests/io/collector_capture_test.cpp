@@ -324,6 +324,7 @@ TEST_CASE("Collector capture of a PyTorch NCCL program: per-rank counts and NCCL
   const Process* launcher = process_with_rank(t, -1);
   REQUIRE(launcher);
   CHECK(launcher->pid == 2016);
+  CHECK(launcher->name == "torchrun");  // its process_command: /opt/torch/.venv/bin/python /opt/torch/.venv/bin/torchrun ...
   const TraceSummary sum = summarize(t);
   for (const ProcessSummary& ps : sum.processes)
     if (t.processes[ps.process].rank < 0) {

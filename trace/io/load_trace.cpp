@@ -110,7 +110,8 @@ void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std:
     id.host = f.host;
     id.pid = f.pid;
     id.rank = f.rank;
-    id.name = !f.rank_name.empty() ? f.rank_name : f.rank >= 0 ? "rank " + std::to_string(f.rank) : "pid " + std::to_string(f.pid);
+    // without a rank the reader names the process after its program (the file's metadata)
+    id.name = !f.rank_name.empty() ? f.rank_name : f.rank >= 0 ? "rank " + std::to_string(f.rank) : "";
     out.push_back({p, id});
   }
   listed.insert(listed.end(), m.other_files.begin(), m.other_files.end());

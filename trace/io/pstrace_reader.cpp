@@ -238,11 +238,29 @@ class Importer {
       if (p.host.empty() && p.pid == 0) parse_record_name(std::filesystem::path(path_).filename().string(), p);
     }
     if (p.source.empty()) p.source = path_;
+    if (p.name.empty() && p.rank < 0) p.name = program_name(meta("process_command"));
     if (p.name.empty()) p.name = p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid);
     if (p.clock_offset_reason.empty())
       p.clock_offset_reason = meta("clock") == "cupti" ? "collector: CUPTI clock = CLOCK_REALTIME ns, not shifted"
                                                        : "none (the file's own clock)";
     return default_process_ = b_.add_process(std::move(p));
+  }
+
+  // The program of a command line: "/venv/bin/python /venv/bin/torchrun --x" → "torchrun" (an
+  // interpreter's script), "./bench spin" → "bench"; "" when there is none.
+  static std::string program_name(const std::string& command) {
+    std::vector<std::string> words;
+    size_t at = 0;
+    while (at < command.size() && words.size() < 2) {
+      const size_t end = command.find(' ', at);
+      const std::string w = command.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (!w.empty()) words.push_back(w.substr(w.rfind('/') == std::string::npos ? 0 : w.rfind('/') + 1));
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    if (words.empty()) return {};
+    const bool interpreter = words[0].rfind("python", 0) == 0 || words[0] == "bash" || words[0] == "sh";
+    return interpreter && words.size() > 1 && words[1].front() != '-' ? words[1] : words[0];
   }
 
   // "<host>-<pid>-r<rank>.pstrace" (the record layout); hosts may contain '-'.
