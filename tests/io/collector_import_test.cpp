@@ -7,12 +7,17 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "test_paths.h"
 #include "trace/core/summary.h"
+#include "trace/core/error.h"
+#include "trace/io/chunk_reader.h"
 #include "trace/io/chunk_writer.h"
+#include "trace/io/crc32c.h"
 #include "trace/io/collector_records.h"
 #include "trace/io/nccl_records.h"
 #include "trace/io/pstrace_reader.h"
@@ -204,5 +209,60 @@ TEST_CASE("Collector records of every kind become model events, drops and gaps a
   CHECK(has_warning(t, "1 NCCL operation could not be linked to the kernel that ran it"));
   // only tracks with events: stream 13, the no-stream track, thread 5, capture, the counter
   CHECK(t.tracks.size() == 5);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Mutated collector payloads with valid checksums are read or rejected, never crash", "[io][collector][damage]") {
+  // The real graph and peer captures, rewritten uncompressed; each mutation flips bits of one payload
+  // byte and rewrites the chunk's CRC, so CollectorImport (not the checksum) meets the damage.
+  const fs::path dir = test::temp_dir("collector-mutate");
+  uint64_t state = 4242;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  size_t read = 0, rejected = 0;
+  for (const char* rel : {"collector/graph_rec/vm-3397-rnone.pstrace", "collector/peer_rec/vm-3377-rnone.pstrace",
+                          "collector/probe_rec/vm-3289-rnone.pstrace"}) {
+    const std::string clean = (dir / "clean.pstrace").string();
+    {
+      ChunkReader in(test::data_path(rel));
+      ChunkWriter out(clean);
+      for (const ChunkInfo& c : in.chunks())
+        out.append(static_cast<ChunkType>(c.header.type), in.payload(c), Codec::kNone);
+      out.close();
+    }
+    std::vector<char> bytes;
+    {
+      std::ifstream in(clean, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    std::vector<ChunkInfo> chunks;
+    const ChunkReader clean_reader(clean);
+    for (const ChunkInfo& c : clean_reader.chunks())
+      if (c.header.type == static_cast<uint32_t>(ChunkType::kCuptiRecords) ||
+          c.header.type == static_cast<uint32_t>(ChunkType::kProbeRecords))
+        chunks.push_back(c);
+    REQUIRE(!chunks.empty());
+    const std::string path = (dir / "m.pstrace").string();
+    for (int i = 0; i < 700; ++i) {
+      std::vector<char> m = bytes;
+      const ChunkInfo& c = chunks[next() % chunks.size()];
+      const uint64_t body = c.offset + 20;
+      m[body + next() % c.header.length] ^= static_cast<char>(1 + next() % 255);
+      const uint32_t crc = crc32c(m.data() + body, c.header.length);
+      std::memcpy(m.data() + c.offset + 16, &crc, 4);
+      std::ofstream(path, std::ios::binary | std::ios::trunc).write(m.data(), static_cast<std::streamsize>(m.size()));
+      try {
+        read_pstrace(path);
+        ++read;
+      } catch (const InputError&) {
+        ++rejected;
+      }
+    }
+  }
+  INFO(read << " read, " << rejected << " rejected");
+  CHECK(read + rejected == 2100);
+  CHECK(rejected > 50);  // flips of kinds, lengths and counts are caught
   fs::remove_all(dir);
 }
