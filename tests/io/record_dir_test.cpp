@@ -276,3 +276,31 @@ TEST_CASE("Record manifests: round trip, newer schema and bad paths refused", "[
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("Record directory: how the run and its processes ended becomes warnings", "[io][record]") {
+  const fs::path dir = test::temp_dir("record-ended");
+  RecordManifest m;
+  m.exit_signal = "SIGABRT";
+  RecordFile f;
+  f.path = record_file_name("node-a", 7, 0);
+  f.host = "node-a";
+  f.pid = 7;
+  f.rank = 0;
+  f.status = "unfinished";  // what record writes when the signal path left no status
+  f.end_reason = "SIGABRT";
+  f.complete = true;
+  m.files = {f};
+  m.other_files = {"node-a-6-r0.pstrace"};  // an older run in the same directory: not loaded
+  write_record_manifest(m, (dir / kRecordManifestName).string());
+  write_collector_file((dir / f.path).string(), {kernel(0, 7, 1, 1'000, 2'000, "gemm")}, {}, false);
+  write_collector_file((dir / "node-a-6-r0.pstrace").string(), {kernel(0, 7, 1, 100, 200, "old")}, {}, false);
+  const Trace t = load_trace({dir.string()});
+  REQUIRE(t.processes.size() == 1);
+  CHECK(t.processes[0].pid == 7);
+  const std::string manifest = (dir / kRecordManifestName).string();
+  REQUIRE(t.warnings.size() == 3);
+  CHECK(t.warnings[0] == manifest + ": the recorded command was killed by SIGABRT");
+  CHECK(t.warnings[1] == manifest + ": node-a-7-r0.pstrace: its process ended by SIGABRT (the collector closed the file)");
+  CHECK(t.warnings[2] == manifest + ": 1 older trace file(s) in the directory belong to other runs (other_files); not loaded");
+  fs::remove_all(dir);
+}

@@ -82,8 +82,8 @@ struct InputFile {
 
 // A `record` directory: the manifest's files in its order, then any .pstrace it does not list
 // (other_files, which belong to other runs in the same directory, are left out). What the manifest
-// says about how the run ended becomes warnings: the command's exit status, and per file a status
-// other than "recording" (the reader says itself when a file has no index).
+// says about how the run ended becomes warnings: the command's exit status, a process ended by a
+// signal, a status other than "recording" (the reader says itself when a file has no index).
 void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std::vector<std::string>& warnings) {
   const std::string manifest_path = (fs::path(dir) / kRecordManifestName).string();
   const RecordManifest m = load_record_manifest(manifest_path);
@@ -101,11 +101,14 @@ void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std:
                          "), which is missing; that process wrote nothing");
       continue;
     }
-    if (!f.status.empty() && f.status != "recording")
-      warnings.push_back(manifest_path + ": " + f.path + " has status \"" + f.status + "\"" +
-                         (f.status == "unfinished" ? " (its process ended before the collector wrote its final metadata)"
-                          : f.status == "blocked"  ? " (another tool held CUPTI: this process is NOT traced)"
-                                                   : ""));
+    // a file without index is said by the reader ("has no end index"); here: how the process ended
+    if (f.complete && !f.end_reason.empty() && f.end_reason != "exit")
+      warnings.push_back(manifest_path + ": " + f.path + ": its process ended by " + f.end_reason +
+                         " (the collector closed the file)");
+    else if (f.status == "blocked")
+      warnings.push_back(manifest_path + ": " + f.path + ": another tool held CUPTI; this process is NOT traced");
+    else if (!f.status.empty() && f.status != "recording" && f.status != "unfinished")
+      warnings.push_back(manifest_path + ": " + f.path + " has status \"" + f.status + "\"");
     Process id;
     id.host = f.host;
     id.pid = f.pid;
