@@ -199,6 +199,7 @@ struct CollectorImport::State {
   std::map<std::pair<uint32_t, std::string>, std::vector<CounterRecord>> counters;  // (ordinal, metric)
   std::vector<CollectedActivity> launch_api;  // driver launches, kept only when NCCL linking needs them
   bool keep_launch_api = false;
+  bool has_probes = false;  // kernels are indexed by device and correlation only when something links to them
   std::vector<NcclRecord> nccl;
   uint64_t unknown_context_syncs = 0, unmatched_marker_ends = 0, other_markers = 0;
   bool any_kernel = false;
@@ -413,10 +414,10 @@ struct CollectorImport::State {
     }
     const StringId name = kernel_name(a.name);
     const EventRef e = b.add_slice(stream_track(dev, a.stream, a.context), t(a.start_ns), dur(a), name, b.add_kernel(k), args);
-    kernels_by_device[dev].push_back({t(a.start_ns), t(a.end_ns), e, name});
+    if (has_probes) kernels_by_device[dev].push_back({t(a.start_ns), t(a.end_ns), e, name});
     if (a.correlation) {
       gpu_by_corr.emplace_back(a.correlation, e);
-      kernels_by_corr[a.correlation].emplace_back(e, contains_nccl(a.name));
+      if (has_probes || !nccl.empty()) kernels_by_corr[a.correlation].emplace_back(e, contains_nccl(a.name));
     }
     ++report.kernels;
   }
@@ -957,6 +958,8 @@ bool CollectorImport::empty() const { return s_->payloads.empty(); }
 void CollectorImport::finish() {
   State& s = *s_;
   if (s.payloads.empty()) return;
+  s.has_probes = std::any_of(s.payloads.begin(), s.payloads.end(),
+                             [](const State::Payload& p) { return p.type == ChunkType::kProbeRecords; });
   s.declarations();
   s.nccl_decode();
   s.events();
