@@ -213,15 +213,24 @@ struct CollectorImport::State {
     throw InputError(where, e.problem());
   }
 
-  template <class F>
-  void for_each_record(F&& f) {
+  // Calls f(record, reader) for every record of a kind `wanted` accepts (by kind number); the
+  // others are skipped without decoding their bodies.
+  template <class W, class F>
+  void for_each_record(W&& wanted, F&& f) {
     for (const Payload& p : payloads) {
       if (p.type != ChunkType::kCuptiRecords) continue;
       ByteReader r(p.bytes.data(), p.bytes.size(), path, 0);
       try {
         while (!r.done()) {
-          const CollectedActivity a = collector::decode(r);
-          if (a.kind != RecordKind::kUnknown) f(a, r);
+          const auto at = static_cast<size_t>(r.offset());
+          const uint8_t kind = r.u8();
+          const uint64_t n = r.varint();
+          if (n > r.remaining()) r.fail("collector record of kind " + std::to_string(kind) + " claims " + std::to_string(n) + " bytes");
+          r.raw(static_cast<size_t>(n));
+          if (!wanted(kind)) continue;
+          ByteReader one(p.bytes.data() + at, static_cast<size_t>(r.offset()) - at, path, static_cast<int64_t>(at));
+          const CollectedActivity a = collector::decode(one);
+          if (a.kind != RecordKind::kUnknown) f(a, one);
         }
       } catch (const InputError& e) {
         rethrow(p, e);
@@ -303,9 +312,22 @@ struct CollectorImport::State {
 
   // --- pass 1: declarations ---------------------------------------------------------------
 
+  static bool is_declaration(uint8_t k) {
+    switch (static_cast<RecordKind>(k)) {
+      case RecordKind::kDevice: case RecordKind::kDeviceInfo: case RecordKind::kContext: case RecordKind::kStream:
+      case RecordKind::kMarkerData: case RecordKind::kGraphNodeClone: case RecordKind::kClockSync: case RecordKind::kNvLink:
+      case RecordKind::kExternalCorrelation: case RecordKind::kCaptureRange: case RecordKind::kDropped:
+        return true;
+      default: return false;
+    }
+  }
+
   void declarations() {
-    for_each_record([&](const CollectedActivity& a, ByteReader&) {
-      ++report.cupti_records;
+    for_each_record([&](uint8_t k) {
+      if (k >= 1 && k <= collector::kMaxRecordKind) ++report.cupti_records;
+      if (k == static_cast<uint8_t>(RecordKind::kKernel)) any_kernel = true;
+      return is_declaration(k);
+    }, [&](const CollectedActivity& a, ByteReader&) {
       switch (a.kind) {
         case RecordKind::kDevice: {
           Facts& f = facts[a.device];
@@ -354,7 +376,6 @@ struct CollectorImport::State {
             ++dropped_streams;
           }
           break;
-        case RecordKind::kKernel: any_kernel = true; break;
         default: break;
       }
     });
@@ -364,7 +385,7 @@ struct CollectorImport::State {
   // --- pass 2: timed records ------------------------------------------------------------------
 
   void events() {
-    for_each_record([&](const CollectedActivity& a, ByteReader& r) {
+    for_each_record([](uint8_t k) { return !is_declaration(k); }, [&](const CollectedActivity& a, ByteReader& r) {
       switch (a.kind) {
         case RecordKind::kKernel: kernel(a, r); break;
         case RecordKind::kMemcpy: memcpy(a, r); break;
