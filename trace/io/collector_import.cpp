@@ -32,6 +32,10 @@ constexpr uint32_t kMarkerInstant = 1, kMarkerStart = 2, kMarkerEnd = 4;
 constexpr uint32_t kMarkerColorNone = 1, kMarkerColorArgb = 2;
 constexpr uint8_t kObjectThread = 2, kObjectDevice = 3, kObjectContext = 4, kObjectStream = 5;
 constexpr uint32_t kStreamFlagNull = 3;  // CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL
+// Times beyond 2^62 ns (year 2116) or clock offsets beyond 2^61 ns are damage: refusing them keeps
+// every start + duration and time + offset inside int64.
+constexpr uint64_t kMaxTimeNs = uint64_t{1} << 62;
+constexpr int64_t kMaxOffsetNs = int64_t{1} << 61;
 
 // CUpti_ActivityMemcpyKind → label and model kind (arrays are device memory).
 std::string_view copy_label(uint8_t k) {
@@ -230,6 +234,11 @@ struct CollectorImport::State {
           if (!wanted(kind)) continue;
           ByteReader one(p.bytes.data() + at, static_cast<size_t>(r.offset()) - at, path, static_cast<int64_t>(at));
           const CollectedActivity a = collector::decode(one);
+          if (a.start_ns > kMaxTimeNs || a.end_ns > kMaxTimeNs)
+            one.fail(std::string(to_string(a.kind)) + " record: time " + std::to_string(std::max(a.start_ns, a.end_ns)) +
+                     " ns is beyond 2^62 ns");
+          if (a.offset_ns > kMaxOffsetNs || a.offset_ns < -kMaxOffsetNs)
+            one.fail("clock_sync record: offset " + std::to_string(a.offset_ns) + " ns is beyond 2^61 ns");
           if (a.kind != RecordKind::kUnknown) f(a, one);
         }
       } catch (const InputError& e) {
@@ -819,6 +828,11 @@ struct CollectorImport::State {
       try {
         c = decode_probe_chunk(r);
         dev = device(c.device, &r);
+        if (c.clock_offset_ns > kMaxOffsetNs || c.clock_offset_ns < -kMaxOffsetNs)
+          r.fail("probe chunk: clock offset " + std::to_string(c.clock_offset_ns) + " ns is beyond 2^61 ns");
+        for (const ProbeRecord& rec : c.records)
+          if (rec.t_start_ns > kMaxTimeNs || rec.t_end_ns > kMaxTimeNs)
+            r.fail("probe record of SM " + std::to_string(rec.smid) + ": time beyond 2^62 ns");
       } catch (const InputError& e) {
         rethrow(p, e);
       }
