@@ -33,10 +33,25 @@ std::string device_label(const Trace& t, const Device& d) {
 
 JsonValue num(int64_t v) { return JsonValue::number(v); }
 
+JsonValue counter_json(const Trace& t, const CounterSummary& c) {
+  const Track& tr = t.tracks[c.track];
+  return JsonValue::object({{"name", JsonValue::string(std::string(t.str(tr.name)))},
+                            {"kind", JsonValue::string(std::string(to_string(tr.key.kind)))},
+                            {"source", JsonValue::string(std::string(to_string(tr.counter_source)))},
+                            {"unit", JsonValue::string(std::string(t.str(tr.unit)))},
+                            {"samples", num(c.samples)},
+                            {"peak", JsonValue::number(c.peak)},
+                            {"integral", JsonValue::number(c.integral)},
+                            {"first_ns", num(c.first)},
+                            {"last_ns", num(c.last)}});
+}
+
 void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report) {
   JsonValue procs = JsonValue::array();
   for (const ProcessSummary& ps : s.processes) {
     const Process& p = t.processes[ps.process];
+    JsonValue pcounters = JsonValue::array();
+    for (const CounterSummary& c : ps.counters) pcounters.push(counter_json(t, c));
     JsonValue devs = JsonValue::array();
     for (const DeviceSummary& ds : ps.devices) {
       const Device& d = t.devices[ds.device];
@@ -50,21 +65,30 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                         {"communication_kernels", num(ss.comm_kernels)},
                                         {"first_ns", num(ss.first)},
                                         {"last_ns", num(ss.last)}}));
+      JsonValue counters = JsonValue::array();
+      for (const CounterSummary& c : ds.counters) counters.push(counter_json(t, c));
       devs.push(JsonValue::object({{"ordinal", num(d.ordinal)},
                                    {"name", JsonValue::string(d.name)},
+                                   {"pci_bus_id", JsonValue::string(d.pci_bus_id)},
+                                   {"uuid", JsonValue::string(d.uuid)},
                                    {"sm_count", num(d.sm_count)},
+                                   {"memory_bytes", JsonValue::number(std::to_string(d.memory_bytes))},
+                                   {"has_events", JsonValue::boolean(ds.has_events)},
                                    {"kernels", num(ds.kernels)},
                                    {"memcpys", num(ds.memcpys)},
                                    {"memsets", num(ds.memsets)},
                                    {"syncs", num(ds.syncs)},
                                    {"communication_kernels", num(ds.comm_kernels)},
                                    {"collectives", num(ds.collectives)},
+                                   {"peer_memcpys", num(ds.peer_memcpys)},
                                    {"sm_spans", num(ds.sm_spans)},
+                                   {"sm_lanes", num(ds.sm_lanes)},
                                    {"memcpy_bytes", JsonValue::number(std::to_string(ds.memcpy_bytes))},
                                    {"first_ns", num(ds.first)},
                                    {"last_ns", num(ds.last)},
                                    {"span_ns", num(ds.last - ds.first)},
-                                   {"streams", std::move(streams)}}));
+                                   {"streams", std::move(streams)},
+                                   {"counters", std::move(counters)}}));
     }
     procs.push(JsonValue::object({{"rank", num(p.rank)},
                                   {"pid", num(p.pid)},
@@ -75,6 +99,11 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                   {"clock_offset_reason", JsonValue::string(p.clock_offset_reason)},
                                   {"cpu_tracks", num(ps.cpu_tracks)},
                                   {"cpu_slices", num(ps.cpu_slices)},
+                                  {"api_calls", num(ps.api_calls)},
+                                  {"nvtx", num(ps.nvtx)},
+                                  {"cpu_ops", num(ps.cpu_ops)},
+                                  {"profiler_overhead", num(ps.overhead)},
+                                  {"counters", std::move(pcounters)},
                                   {"devices", std::move(devs)}}));
   }
   JsonValue files = JsonValue::array();
@@ -109,9 +138,45 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                      {"slices", num(s.slices)},
                                      {"flows", num(s.flows)},
                                      {"counter_samples", num(s.counters)},
+                                     {"collectives", num(static_cast<int64_t>(t.collectives.size()))},
                                      {"processes", std::move(procs)},
                                      {"warnings", std::move(warnings)}});
   std::printf("%s\n", to_json(doc, 2).c_str());
+}
+
+std::string rate_text(double bytes_per_s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f GB/s", bytes_per_s / 1e9);
+  return b;
+}
+
+// One line per counter track: name, source, samples, peak and (for bytes/s) the bytes it adds up to.
+void print_counter(const Trace& t, const CounterSummary& c, const char* indent) {
+  const Track& tr = t.tracks[c.track];
+  const std::string_view unit = t.str(tr.unit);
+  std::string extra;
+  if (unit == "bytes/s") {
+    char b[96];
+    std::snprintf(b, sizeof b, ", peak %s, %.3f GB in %s", rate_text(c.peak).c_str(), c.integral / 1e9,
+                  format_duration(c.last - c.first).c_str());
+    extra = b;
+  }
+  std::printf("%s%s  %s, %" PRId64 " samples%s\n", indent, std::string(t.str(tr.name)).c_str(),
+              std::string(to_string(tr.counter_source)).c_str(), c.samples, extra.c_str());
+}
+
+// The device's GPU work: totals, then one line per stream with events.
+void print_streams(const DeviceSummary& ds) {
+  std::printf("    kernels %" PRId64 " (communication %" PRId64 ", collectives %" PRId64 ")  memcpys %" PRId64, ds.kernels,
+              ds.comm_kernels, ds.collectives, ds.memcpys);
+  if (ds.peer_memcpys) std::printf(" (peer %" PRId64 ")", ds.peer_memcpys);
+  std::printf("  memsets %" PRId64 "  syncs %" PRId64 "  span %s\n", ds.memsets, ds.syncs, format_duration(ds.last - ds.first).c_str());
+  for (const StreamSummary& ss : ds.streams) {
+    const std::string id = ss.stream_id < 0 ? std::string("(none)") : std::to_string(ss.stream_id);
+    std::printf("    stream %-6s kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64 " memsets %-5" PRId64
+                " syncs %-5" PRId64 " span %s\n",
+                id.c_str(), ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets, ss.syncs, format_duration(ss.last - ss.first).c_str());
+  }
 }
 
 void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report) {
@@ -119,26 +184,35 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
   for (const auto& m : report.merged)
     std::printf("merged   %zu files of worker %s (one profiling cycle each) into one process\n", m.files.size(), m.worker.c_str());
   std::printf("span     %s  (%" PRId64 " .. %" PRId64 " ns)\n", format_duration(s.end - s.start).c_str(), s.start, s.end);
-  std::printf("events   %" PRId64 " slices on %" PRId64 " tracks, %" PRId64 " flows, %" PRId64 " counter samples\n",
-              s.slices, s.tracks, s.flows, s.counters);
+  std::printf("events   %" PRId64 " slices on %" PRId64 " tracks, %" PRId64 " flows, %" PRId64 " counter samples, %zu collectives\n",
+              s.slices, s.tracks, s.flows, s.counters, t.collectives.size());
   for (const ProcessSummary& ps : s.processes) {
     const Process& p = t.processes[ps.process];
-    std::printf("\n%s  pid %" PRId64 "%s%s\n", p.rank >= 0 ? ("rank " + std::to_string(p.rank)).c_str() : p.name.c_str(),
-                p.pid, p.host.empty() ? "" : ("  host " + p.host).c_str(), ("  " + p.source).c_str());
+    const std::string label = p.rank >= 0 ? "rank " + std::to_string(p.rank) : p.name;
+    const std::string pid = "pid " + std::to_string(p.pid);
+    std::printf("\n%s%s%s%s\n", label.c_str(), label == pid ? "" : ("  " + pid).c_str(),
+                p.host.empty() ? "" : ("  host " + p.host).c_str(), ("  " + p.source).c_str());
     std::printf("  clock offset %+" PRId64 " ns (%s)\n", p.clock_offset_ns, p.clock_offset_reason.c_str());
-    std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices\n", ps.cpu_tracks, ps.cpu_slices);
+    if (ps.cpu_tracks == 0 && ps.nvtx_tracks == 0) std::printf("  cpu: none recorded");
+    else std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices", ps.cpu_tracks, ps.cpu_slices);
+    if (ps.api_calls || ps.nvtx || ps.cpu_ops || ps.overhead)
+      std::printf(" (API calls %" PRId64 ", NVTX %" PRId64 ", CPU ops %" PRId64 ", profiler overhead %" PRId64 ")",
+                  ps.api_calls, ps.nvtx, ps.cpu_ops, ps.overhead);
+    if (ps.nvtx_tracks) std::printf("; %" PRId64 " NVTX domain tracks", ps.nvtx_tracks);
+    std::printf("\n");
+    for (const CounterSummary& c : ps.counters) print_counter(t, c, "  counter ");
     for (const DeviceSummary& ds : ps.devices) {
       const Device& d = t.devices[ds.device];
+      if (!ds.has_events) {
+        std::printf("  %s: no activity recorded by this process (named by a copy or link)\n", device_label(t, d).c_str());
+        continue;
+      }
       std::printf("  %s\n", device_label(t, d).c_str());
-      std::printf("    kernels %" PRId64 " (communication %" PRId64 ", collectives %" PRId64 ")  memcpys %" PRId64
-                  "  memsets %" PRId64 "  syncs %" PRId64 "  span %s\n",
-                  ds.kernels, ds.comm_kernels, ds.collectives, ds.memcpys, ds.memsets, ds.syncs,
-                  format_duration(ds.last - ds.first).c_str());
-      for (const StreamSummary& ss : ds.streams)
-        std::printf("    stream %-6" PRId64 " kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64
-                    " memsets %-5" PRId64 " span %s\n",
-                    ss.stream_id, ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets,
-                    format_duration(ss.last - ss.first).c_str());
+      if (!ds.streams.empty()) print_streams(ds);
+      if (ds.sm_lanes)
+        std::printf("    SM lanes %" PRId64 ", %" PRId64 " spans (%" PRId64 "..%" PRId64 " per SM)\n", ds.sm_lanes,
+                    ds.sm_spans, ds.sm_spans_min, ds.sm_spans_max);
+      for (const CounterSummary& c : ds.counters) print_counter(t, c, "    ");
     }
   }
   if (!t.warnings.empty()) {

@@ -173,8 +173,9 @@ int cmd_collectives(const std::vector<std::string>& args) {
         }
       }
       write_probe_pstrace(o.get("--probe", ""),
-                          {{"tool", "parascope-bench collectives"}, {"command", join_args("collectives", args)},
-                           {"date", utc_now_iso()}, {"devices", ctx.describe()}, {"clock", "globaltimer ns per GPU"}},
+                          probe_file_info(ctx, {{"tool", "parascope-bench collectives"},
+                                                {"command", join_args("collectives", args)}, {"date", utc_now_iso()},
+                                                {"devices", ctx.describe()}, {"clock", "globaltimer ns per GPU"}}),
                           all);
       std::fputs(describe_probes(all).c_str(), stdout);
       uint64_t records = 0, overflow = 0;

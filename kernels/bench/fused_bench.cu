@@ -217,10 +217,12 @@ int cmd_fused(const std::vector<std::string>& args) {
         }
       }
       write_probe_pstrace(o.get("--probe", ""),
-                          {{"tool", "parascope-bench fused"}, {"command", join_args("fused", args)}, {"date", utc_now_iso()},
-                           {"devices", ctx.describe()}, {"clock", "globaltimer ns per GPU"},
-                           {"note", "communication kernels, signal waits and barriers are probed; the cuBLAS GEMM is not "
-                                    "(its SMs are the ones without communicate/wait spans)"}},
+                          probe_file_info(ctx, {{"tool", "parascope-bench fused"}, {"command", join_args("fused", args)},
+                                                {"date", utc_now_iso()}, {"devices", ctx.describe()},
+                                                {"clock", "globaltimer ns per GPU"},
+                                                {"note", "communication kernels, signal waits and barriers are probed; the "
+                                                         "cuBLAS GEMM is not (its SMs are the ones without communicate/wait "
+                                                         "spans)"}}),
                           all);
       std::fputs(describe_probes(all).c_str(), stdout);
       uint64_t records = 0, overflow = 0;

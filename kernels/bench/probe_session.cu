@@ -1,8 +1,45 @@
 #include "bench/probe_session.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "bench/cuda_check.h"
 
 namespace parascope::bench {
+
+ProbeFileInfo probe_file_info(const GpuContext& ctx, std::vector<std::pair<std::string, std::string>> metadata) {
+  ProbeFileInfo info;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  info.process.host = host;
+  info.process.pid = static_cast<int64_t>(getpid());
+  info.process.name = "parascope-bench";
+  info.metadata = std::move(metadata);
+  info.metadata.emplace_back("source_format", "parascope-bench");
+  info.metadata.emplace_back("host", info.process.host);
+  info.metadata.emplace_back("pid", std::to_string(info.process.pid));
+  for (int r = 0; r < ctx.n(); ++r) {
+    const cudaDeviceProp& p = ctx.prop(r);
+    Device d;
+    d.ordinal = r;
+    d.name = p.name;
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, r) == cudaSuccess) d.pci_bus_id = bus;
+    else cudaGetLastError();
+    const auto* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
+    char uuid[48];
+    std::snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                  u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    d.uuid = uuid;
+    d.sm_count = static_cast<uint32_t>(p.multiProcessorCount);
+    d.compute_major = static_cast<uint32_t>(p.major);
+    d.compute_minor = static_cast<uint32_t>(p.minor);
+    d.memory_bytes = p.totalGlobalMem;
+    info.devices.push_back(std::move(d));
+  }
+  return info;
+}
 
 ProbeSession::ProbeSession(GpuContext& ctx, uint32_t capacity) : ctx_(ctx), capacity_(capacity) {}
 
@@ -46,7 +83,7 @@ std::vector<ProbeLaunch> ProbeSession::collect() {
     l.device = static_cast<uint32_t>(key.first);
     l.clock_offset_ns = 0;  // globaltimer → CUPTI offset unknown without the collector
     l.launch_id = header.launch_id;
-    l.kernel = key.second;
+    l.kernel_name = key.second;
     l.overflow = probe_overflow(header);
     l.records.resize(std::min(header.next, header.capacity));
     if (!l.records.empty())

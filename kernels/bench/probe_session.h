@@ -1,7 +1,8 @@
 // Probe buffers for one probed run: one buffer per (GPU, kernel family), each a ProbeBufferHeader
 // plus `capacity` records in device memory, handed to kernels as a pointer. After the run the
 // records and overflow counts come back as ProbeLaunch values and are written to a .pstrace
-// (host/probe_chunk.h). Buffers are allocated before any capture; reset() rearms them.
+// (host/probe_chunk.h) together with probe_file_info(): this process and its GPUs. Buffers are
+// allocated before any capture; reset() rearms them.
 #pragma once
 
 #include <map>
@@ -13,6 +14,10 @@
 #include "host/probe_chunk.h"
 
 namespace parascope::bench {
+
+// Metadata (the caller's keys plus host, pid, source_format), this process and the context's GPUs
+// (name, PCI bus id, UUID, SMs, memory) for write_probe_pstrace.
+ProbeFileInfo probe_file_info(const GpuContext& ctx, std::vector<std::pair<std::string, std::string>> metadata);
 
 class ProbeSession {
  public:

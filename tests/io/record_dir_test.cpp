@@ -164,7 +164,7 @@ TEST_CASE("Collector chunks decode into stream tracks and SM lanes with the stor
   }
   CHECK(t.sm_spans[lanes[1]->slices.ref[0].index()].role == SmRole::kOther);  // role 7 is out of range
   REQUIRE(report.warnings.size() == 2);
-  CHECK_THAT(report.warnings[0], Catch::EndsWith("device 0: 4 probe records of probe_kernel (launch 4) were lost to probe-buffer overflow"));
+  CHECK_THAT(report.warnings[0], Catch::EndsWith("4 probe records were lost to probe-buffer overflow: 4 of probe_kernel (GPU 0, launch 4)"));
   CHECK_THAT(report.warnings[1], Catch::EndsWith("1 probe records had a role outside 0..3; shown as 'other'"));
   // the kernel's launch config and graph ids came through
   REQUIRE(t.kernels.size() == 1);
@@ -177,14 +177,22 @@ TEST_CASE("Collector chunks decode into stream tracks and SM lanes with the stor
 TEST_CASE("A record directory with manifest.json loads as one merged trace", "[io][pstrace][record]") {
   const fs::path dir = test::temp_dir("record");
   RecordManifest m;
-  m.tool = "parascope test";
+  m.tool_version = "parascope test";
   m.command = {"torchrun", "--nproc_per_node=3", "train.py"};
-  m.start_time_unix_ns = 1'790'857'026'000'000'000;
-  m.hosts = {"node-a", "node-b"};
-  m.ranks = 3;
-  m.files = {{record_file_name("node-a", 100, 0), "node-a", 100, 0},
-             {record_file_name("node-b", 200, 1), "node-b", 200, 1},
-             {record_file_name("node-b", 201, 2), "node-b", 201, 2}};  // never written: that rank died early
+  m.started_unix_ns = 1'790'857'026'000'000'000;
+  m.host = "node-a";
+  m.exit_code = 0;
+  auto file = [](const char* host, int64_t pid, int32_t rank) {
+    RecordFile f;
+    f.path = record_file_name(host, pid, rank);
+    f.host = host;
+    f.pid = pid;
+    f.rank = rank;
+    f.status = "recording";
+    return f;
+  };
+  m.files = {file("node-a", 100, 0), file("node-b", 200, 1),
+             file("node-b", 201, 2)};  // never written: that rank died early
   write_record_manifest(m, (dir / kRecordManifestName).string());
   REQUIRE(m.files[0].path == "node-a-100-r0.pstrace");
   write_collector_file((dir / m.files[0].path).string(), {kernel(0, 7, 1, 1'000, 2'000, "gemm"), kernel(0, 7, 2, 3'000, 4'000, "gemm")},
@@ -225,16 +233,39 @@ TEST_CASE("Record manifests: round trip, newer schema and bad paths refused", "[
   const std::string path = (dir / "manifest.json").string();
   RecordManifest m;
   m.command = {"python", "a b.py"};
-  m.hosts = {"h"};
-  m.ranks = 1;
-  m.start_time_unix_ns = 1'790'857'026'123'456'789;  // above 2^53: must stay exact
-  m.files = {{"h-1-r0.pstrace", "h", 1, 0}};
+  m.host = "h";
+  m.started_unix_ns = 1'790'857'026'123'456'789;  // above 2^53: must stay exact
+  m.exit_signal = "SIGKILL";
+  RecordFile f;
+  f.path = "h-1-r0.pstrace";
+  f.host = "h";
+  f.pid = 1;
+  f.rank = 0;
+  f.complete = false;
+  f.records = 18'446'744'073'709'551'615ull;  // u64 max: exact too
+  m.files = {f};
+  m.other_files = {"h-0-r0.pstrace"};
   write_record_manifest(m, path);
   const RecordManifest back = load_record_manifest(path);
   CHECK(back.command == m.command);
-  CHECK(back.start_time_unix_ns == 1'790'857'026'123'456'789);
-  CHECK(back.files.size() == 1);
+  CHECK(back.started_unix_ns == 1'790'857'026'123'456'789);
+  CHECK(back.exit_signal == "SIGKILL");
+  CHECK(!back.exit_code);
+  REQUIRE(back.files.size() == 1);
   CHECK(back.files[0].pid == 1);
+  CHECK(!back.files[0].complete);
+  CHECK(back.files[0].records == 18'446'744'073'709'551'615ull);
+  CHECK(back.other_files == m.other_files);
+  SECTION("the draft spellings (tool, start_time_unix_ns, hosts) are still read") {
+    std::ofstream(path) << R"({"schema_version": 1, "tool": "parascope 0.1", "start_time_unix_ns": 5, "hosts": ["n1"],
+                               "files": [{"path": "n1-2-r0.pstrace"}]})";
+    const RecordManifest d = load_record_manifest(path);
+    CHECK(d.tool_version == "parascope 0.1");
+    CHECK(d.started_unix_ns == 5);
+    CHECK(d.host == "n1");
+    CHECK(d.files[0].rank == -1);
+    CHECK(d.files[0].complete);
+  }
   SECTION("schema_version 2") {
     std::ofstream(path) << R"({"schema_version": 2, "files": []})";
     REQUIRE_THROWS_WITH(load_record_manifest(path), Catch::Contains("$.schema_version") && Catch::Contains("not one this build reads"));
@@ -243,5 +274,33 @@ TEST_CASE("Record manifests: round trip, newer schema and bad paths refused", "[
     std::ofstream(path) << R"({"schema_version": 1, "files": [{"path": "../x.pstrace"}]})";
     REQUIRE_THROWS_WITH(load_record_manifest(path), Catch::Contains("$.files[0].path") && Catch::Contains("expected a file name inside the record directory"));
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Record directory: how the run and its processes ended becomes warnings", "[io][record]") {
+  const fs::path dir = test::temp_dir("record-ended");
+  RecordManifest m;
+  m.exit_signal = "SIGABRT";
+  RecordFile f;
+  f.path = record_file_name("node-a", 7, 0);
+  f.host = "node-a";
+  f.pid = 7;
+  f.rank = 0;
+  f.status = "unfinished";  // what record writes when the signal path left no status
+  f.end_reason = "SIGABRT";
+  f.complete = true;
+  m.files = {f};
+  m.other_files = {"node-a-6-r0.pstrace"};  // an older run in the same directory: not loaded
+  write_record_manifest(m, (dir / kRecordManifestName).string());
+  write_collector_file((dir / f.path).string(), {kernel(0, 7, 1, 1'000, 2'000, "gemm")}, {}, false);
+  write_collector_file((dir / "node-a-6-r0.pstrace").string(), {kernel(0, 7, 1, 100, 200, "old")}, {}, false);
+  const Trace t = load_trace({dir.string()});
+  REQUIRE(t.processes.size() == 1);
+  CHECK(t.processes[0].pid == 7);
+  const std::string manifest = (dir / kRecordManifestName).string();
+  REQUIRE(t.warnings.size() == 3);
+  CHECK(t.warnings[0] == manifest + ": the recorded command was killed by SIGABRT");
+  CHECK(t.warnings[1] == manifest + ": node-a-7-r0.pstrace: its process ended by SIGABRT (the collector closed the file)");
+  CHECK(t.warnings[2] == manifest + ": 1 older trace file(s) in the directory belong to other runs (other_files); not loaded");
   fs::remove_all(dir);
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "host/calibration_file.h"
@@ -10,6 +11,7 @@
 #include "trace/core/error.h"
 #include "trace/core/json.h"
 #include "trace/io/chunk_reader.h"
+#include "trace/io/pstrace_reader.h"
 
 using namespace parascope;
 using namespace parascope::bench;
@@ -213,7 +215,7 @@ TEST_CASE("calibration files round-trip and reject invalid rows", "[bench][calib
   REQUIRE_THROWS_AS(parse_calibration(parse_json(R"({"schema_version": 2, "rows": []})", "c.json"), "c.json"), InputError);
 }
 
-TEST_CASE("probe chunks round-trip through a .pstrace and count overflow", "[bench][probe]") {
+TEST_CASE("probe files go through the official writer and read back as SM spans with their overflow", "[bench][probe]") {
   ProbeBufferHeader h{kProbeMagic, 4, 7, 1};
   REQUIRE(probe_overflow(h) == 3);  // 7 slots taken, 4 fit
   h.next = 2;
@@ -223,35 +225,67 @@ TEST_CASE("probe chunks round-trip through a .pstrace and count overflow", "[ben
   l.device = 1;
   l.clock_offset_ns = -1234;
   l.launch_id = 9;
-  l.kernel = "ag_gemm_comm_tma";
+  l.kernel_name = "ag_gemm_comm_tma";
   l.overflow = 3;
   for (uint32_t i = 0; i < 3; ++i)
     l.records.push_back(ProbeRecord{1000 + i, 2000 + i, i, static_cast<uint16_t>(124 + i), 0xff, 1, i, 9});
+  // the official payload (pstrace_format.h): v 1, z -1234 (2 bytes), v 0, v 9, (1 + 16), v 3, v 3, 3·32
   const auto bytes = encode_probe_chunk(l);
-  // 4 + 8 + 4 + (1 + 16) + 4 + 3·32 = 133 bytes
-  REQUIRE(bytes.size() == 133);
-  const ProbeLaunch back = decode_probe_chunk(bytes.data(), bytes.size(), "mem", 0);
-  REQUIRE(back.kernel == "ag_gemm_comm_tma");
-  REQUIRE(back.clock_offset_ns == -1234);
-  REQUIRE(back.overflow == 3);
-  REQUIRE(back.records.size() == 3);
-  REQUIRE(back.records[2].smid == 126);
-  REQUIRE(back.records[2].t_end_ns == 2002);
-  REQUIRE_THROWS_AS(decode_probe_chunk(bytes.data(), bytes.size() - 1, "mem", 0), InputError);
-
+  REQUIRE(bytes.size() == 1 + 2 + 1 + 1 + 17 + 1 + 1 + 96);
   // 3 spans of role communicate on SMs 124..126, from 1000 to 2002 ns: a 1.0 us window
   REQUIRE(describe_probes({l}) == "GPU 1 ag_gemm_comm_tma: 3 spans on 3 SMs (124-126), communicate 3, window 1.0 us, overflow 3\n");
 
   const fs::path dir = test::temp_dir("bench-probe");
   const std::string path = (dir / "p.pstrace").string();
-  write_probe_pstrace(path, {{"tool", "parascope-bench"}, {"machine", "h200x2"}}, {l, back});
+  ProbeFileInfo info;
+  info.metadata = {{"tool", "parascope-bench"}, {"machine", "h200x2"}};
+  info.process.host = "node-a";
+  info.process.pid = 77;
+  for (int32_t i = 0; i < 2; ++i) {
+    Device d;
+    d.ordinal = i;
+    d.name = "NVIDIA H200";
+    d.sm_count = 132;
+    info.devices.push_back(d);
+  }
+  ProbeLaunch second = l;
+  second.overflow = 0;
+  second.launch_id = 10;
+  write_probe_pstrace(path, info, {l, second});
   ChunkReader reader(path);
-  REQUIRE(reader.chunks().size() == 3);
-  REQUIRE(reader.chunks()[0].header.type == static_cast<uint32_t>(ChunkType::kMetadata));
-  const auto meta = reader.payload(reader.chunks()[0]);
-  REQUIRE(std::string(meta.begin(), meta.end()) == "tool=parascope-bench\nmachine=h200x2\n");
-  REQUIRE(reader.chunks()[2].header.type == static_cast<uint32_t>(ChunkType::kProbeRecords));
-  const auto p = reader.payload(reader.chunks()[2]);
-  REQUIRE(decode_probe_chunk(p.data(), p.size(), path, 0).records[1].block == 1);
+  REQUIRE(reader.had_index());
+  std::vector<uint32_t> types;
+  for (const ChunkInfo& c : reader.chunks()) types.push_back(c.header.type);
+  // declarations first (processes, devices, metadata), then one probe chunk per buffer
+  const std::vector<uint32_t> expected = {static_cast<uint32_t>(ChunkType::kProcesses), static_cast<uint32_t>(ChunkType::kDevices),
+                                          static_cast<uint32_t>(ChunkType::kMetadata), static_cast<uint32_t>(ChunkType::kProbeRecords),
+                                          static_cast<uint32_t>(ChunkType::kProbeRecords)};
+  CHECK(types == expected);
+
+  PstraceFileReport report;
+  const Trace t = read_pstrace(path, {}, &report);
+  REQUIRE(t.processes.size() == 1);
+  CHECK(t.processes[0].host == "node-a");
+  CHECK(t.processes[0].pid == 77);
+  REQUIRE(t.devices.size() == 2);
+  CHECK(t.devices[1].name == "NVIDIA H200");
+  CHECK(t.devices[1].sm_count == 132);
+  CHECK(report.probe_records == 6);
+  CHECK(report.collector.probe_overflow == 3);
+  // 2 × 3 spans on GPU 1, SMs 124..126: three SM lanes of two spans each
+  size_t lanes = 0;
+  for (const Track& tr : t.tracks)
+    if (tr.key.kind == TrackKind::kSmLane) {
+      ++lanes;
+      CHECK(t.devices[static_cast<size_t>(tr.key.device)].ordinal == 1);
+      CHECK(tr.slices.size() == 2);
+      CHECK(t.str(tr.slices.name[0]) == "ag_gemm_comm_tma");
+    }
+  CHECK(lanes == 3);
+  // the overflow is said, with its kernel and launch
+  const bool warned = std::any_of(t.warnings.begin(), t.warnings.end(), [](const std::string& w) {
+    return w.find("3 probe records were lost to probe-buffer overflow: 3 of ag_gemm_comm_tma (GPU 1, launch 9)") != std::string::npos;
+  });
+  CHECK(warned);
   fs::remove_all(dir);
 }

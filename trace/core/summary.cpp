@@ -27,18 +27,52 @@ TraceSummary summarize(const Trace& trace) {
     ds.last = std::numeric_limits<TimeNs>::min();
     devs.push_back(ds);
   }
+  auto counter_summary = [](uint32_t ti, const Track& t) {
+    CounterSummary c;
+    c.track = ti;
+    const auto& k = t.counter;
+    c.samples = static_cast<int64_t>(k.size());
+    c.first = k.time.front();
+    c.last = k.time.back();
+    for (size_t i = 0; i < k.size(); ++i) {
+      c.peak = std::max(c.peak, k.value[i]);
+      if (i + 1 < k.size()) c.integral += k.value[i] * static_cast<double>(k.time[i + 1] - k.time[i]) * 1e-9;
+    }
+    return c;
+  };
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     out.counters += static_cast<int64_t>(t.counter.size());
     ProcessSummary& ps = out.processes.at(t.key.process);
     if (t.key.device < 0) {
+      if (t.slices.empty()) {
+        if (t.counter.size()) ps.counters.push_back(counter_summary(ti, t));
+        continue;
+      }
       if (t.key.kind == TrackKind::kCpuThread) {
         ++ps.cpu_tracks;
         ps.cpu_slices += static_cast<int64_t>(t.slices.size());
+      } else if (t.key.kind == TrackKind::kNvtx) {
+        ++ps.nvtx_tracks;
       }
+      for (const SliceRef r : t.slices.ref) switch (r.kind()) {
+          case SliceKind::kRuntimeApi: ++ps.api_calls; break;
+          case SliceKind::kNvtxRange: ++ps.nvtx; break;
+          case SliceKind::kCpuOp: ++ps.cpu_ops; break;
+          case SliceKind::kOverhead: ++ps.overhead; break;
+          default: break;
+        }
       continue;
     }
     DeviceSummary& ds = ps.devices.at(static_cast<size_t>(device_slot.at(static_cast<size_t>(t.key.device))));
+    if (!t.slices.empty() || t.counter.size()) ds.has_events = true;
+    if (t.counter.size()) ds.counters.push_back(counter_summary(ti, t));
+    if (t.key.kind == TrackKind::kSmLane && !t.slices.empty()) {
+      const auto n = static_cast<int64_t>(t.slices.size());
+      ds.sm_spans_min = ds.sm_lanes == 0 ? n : std::min(ds.sm_spans_min, n);
+      ds.sm_spans_max = std::max(ds.sm_spans_max, n);
+      ++ds.sm_lanes;
+    }
     StreamSummary ss;
     ss.track = ti;
     ss.stream_id = t.key.id;
@@ -56,7 +90,11 @@ TraceSummary summarize(const Trace& trace) {
           break;
         case SliceKind::kMemcpy:
           ++ss.memcpys;
-          if (s.ref[i].has_detail()) ds.memcpy_bytes += trace.memcpys[s.ref[i].index()].bytes.get();
+          if (s.ref[i].has_detail()) {
+            const MemcpyInfo& m = trace.memcpys[s.ref[i].index()];
+            ds.memcpy_bytes += m.bytes.get();
+            if (m.copy_kind == CopyKind::kPtoP) ++ds.peer_memcpys;
+          }
           break;
         case SliceKind::kMemset: ++ss.memsets; break;
         case SliceKind::kSync: ++ss.syncs; break;
@@ -73,7 +111,7 @@ TraceSummary summarize(const Trace& trace) {
     ds.memsets += ss.memsets;
     ds.syncs += ss.syncs;
     ds.comm_kernels += ss.comm_kernels;
-    if (t.key.kind == TrackKind::kGpuStream) ds.streams.push_back(ss);
+    if (t.key.kind == TrackKind::kGpuStream && !s.empty()) ds.streams.push_back(ss);
   }
   for (const CollectiveInfo& c : trace.collectives) {
     if (!c.kernel.valid()) continue;

@@ -82,10 +82,17 @@ struct InputFile {
   std::optional<Process> identity;  // from a record manifest
 };
 
-// A `record` directory: the manifest's files in its order, then any .pstrace it does not list.
+// A `record` directory: the manifest's files in its order, then any .pstrace it does not list
+// (other_files, which belong to other runs in the same directory, are left out). What the manifest
+// says about how the run ended becomes warnings: the command's exit status, a process ended by a
+// signal, a status other than "recording" (the reader says itself when a file has no index).
 void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std::vector<std::string>& warnings) {
   const std::string manifest_path = (fs::path(dir) / kRecordManifestName).string();
   const RecordManifest m = load_record_manifest(manifest_path);
+  if (!m.exit_signal.empty())
+    warnings.push_back(manifest_path + ": the recorded command was killed by " + m.exit_signal);
+  else if (m.exit_code && *m.exit_code != 0)
+    warnings.push_back(manifest_path + ": the recorded command exited with status " + std::to_string(*m.exit_code));
   std::vector<std::string> listed;
   for (const RecordFile& f : m.files) {
     const std::string p = (fs::path(dir) / f.path).string();
@@ -96,13 +103,23 @@ void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std:
                          "), which is missing; that process wrote nothing");
       continue;
     }
+    // a file without index is said by the reader ("has no end index"); here: how the process ended
+    if (f.complete && !f.end_reason.empty() && f.end_reason != "exit")
+      warnings.push_back(manifest_path + ": " + f.path + ": its process ended by " + f.end_reason +
+                         " (the collector closed the file)");
+    else if (f.status == "blocked")
+      warnings.push_back(manifest_path + ": " + f.path + ": another tool held CUPTI; this process is NOT traced");
+    else if (!f.status.empty() && f.status != "recording" && f.status != "unfinished")
+      warnings.push_back(manifest_path + ": " + f.path + " has status \"" + f.status + "\"");
     Process id;
     id.host = f.host;
     id.pid = f.pid;
     id.rank = f.rank;
-    id.name = f.rank >= 0 ? "rank " + std::to_string(f.rank) : "pid " + std::to_string(f.pid);
+    // without a rank the reader names the process after its program (the file's metadata)
+    id.name = !f.rank_name.empty() ? f.rank_name : f.rank >= 0 ? "rank " + std::to_string(f.rank) : "";
     out.push_back({p, id});
   }
+  listed.insert(listed.end(), m.other_files.begin(), m.other_files.end());
   std::vector<std::string> extra;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -116,6 +133,9 @@ void expand_record_dir(const std::string& dir, std::vector<InputFile>& out, std:
     warnings.push_back(manifest_path + ": does not list " + name + "; loaded it as well");
     out.push_back({(fs::path(dir) / name).string(), std::nullopt});
   }
+  if (!m.other_files.empty())
+    warnings.push_back(manifest_path + ": " + std::to_string(m.other_files.size()) +
+                       " older trace file(s) in the directory belong to other runs (other_files); not loaded");
   if (out.empty()) fail(dir, "record directory holds none of the files its manifest.json lists");
 }
 

@@ -59,8 +59,13 @@
 //                the kernel launch, 0: unknown), v launch_id, v name_len + kernel name, v overflow
 //                (records the device buffer could not hold), v n, n × 32-byte ProbeRecord (raw,
 //                trace/core/probe_record.h). Spans become SM-lane tracks, one per (device, smid).
+//                One codec: trace/io/probe_chunk.h (collector, parascope-bench and reader use it).
 //   cupti_records: collector::encode() records back to back (trace/io/collector_records.h);
 //                devices are CUDA ordinals, streams CUPTI stream ids, times CUPTI ns.
+//   nccl_records: collector::encode(NcclRecord) records back to back (trace/io/nccl_records.h).
+//                The three raw chunk types may come in any order and refer to each other (launch
+//                correlations, contexts, marker data); readers decode them after the whole file
+//                (trace/io/collector_import.h).
 //   launch_configs: reserved; 1.0 writers keep launch configs inside each slices chunk.
 #pragma once
 

@@ -7,10 +7,9 @@
 #include <unordered_map>
 
 #include "trace/core/error.h"
-#include "trace/core/probe_record.h"
 #include "trace/io/chrome_json_parser.h"
 #include "trace/io/chunk_reader.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector_import.h"
 #include "trace/io/pstrace_codec.h"
 
 namespace parascope {
@@ -49,6 +48,7 @@ int phase_of(uint32_t type) {
     case ChunkType::kSlices:
     case ChunkType::kCounters:
     case ChunkType::kCuptiRecords:
+    case ChunkType::kNcclRecords:
     case ChunkType::kProbeRecords: return 6;
     case ChunkType::kFlows:
     case ChunkType::kCollectives: return 7;
@@ -57,29 +57,14 @@ int phase_of(uint32_t type) {
 }
 constexpr int kPhases = 8;
 
-std::string_view cupti_copy_name(uint8_t k) {
-  static constexpr std::string_view kNames[] = {"Memcpy",      "Memcpy HtoD", "Memcpy DtoH", "Memcpy HtoA",
-                                                "Memcpy AtoH", "Memcpy AtoA", "Memcpy AtoD", "Memcpy DtoA",
-                                                "Memcpy DtoD", "Memcpy HtoH", "Memcpy PtoP"};
-  return k < std::size(kNames) ? kNames[k] : kNames[0];
-}
-
-// CUpti_ActivityMemcpyKind → model copy kind (arrays are device memory).
-CopyKind cupti_copy_kind(uint8_t k) {
-  switch (k) {
-    case 1: case 3: return CopyKind::kHtoD;
-    case 2: case 4: return CopyKind::kDtoH;
-    case 5: case 6: case 7: case 8: return CopyKind::kDtoD;
-    case 9: return CopyKind::kHtoH;
-    case 10: return CopyKind::kPtoP;
-    default: return CopyKind::kUnknown;
-  }
-}
-
 class Importer {
  public:
   Importer(const std::string& path, TraceBuilder& b, const PstraceReadOptions& o, PstraceFileReport& report)
-      : path_(path), b_(b), o_(o), report_(report), reader_(path) {}
+      : path_(path), b_(b), o_(o), report_(report), reader_(path),
+        collector_(b, path, CollectorImportHooks{[this] { return default_process(); },
+                                                 [this](uint32_t ordinal) { return device_for_ordinal(ordinal); },
+                                                 [this](std::string_view key) { return meta(key); },
+                                                 [this](const std::string& m) { warn(m); }}) {}
 
   void run() {
     report_.file = path_;
@@ -120,6 +105,10 @@ class Importer {
       for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) decode_chunk(*c);
       if (ph == 4) finish_tracks();
     }
+    collector_.finish();
+    report_.collector = collector_.report();
+    report_.cupti_records = report_.collector.cupti_records;
+    report_.probe_records = report_.collector.probe_records;
     resolve();
     b_.trace().source_files.push_back(path_);
   }
@@ -141,6 +130,15 @@ class Importer {
            " skipped: " + e.problem() + lost_hint(c.header.type));
       return;
     }
+    const auto type = static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand);
+    if (type == ChunkType::kCuptiRecords || type == ChunkType::kNcclRecords || type == ChunkType::kProbeRecords) {
+      // decoded by CollectorImport once every chunk is in (records refer across chunks)
+      collector_.add(type, c.offset, std::move(payload));
+      payload = {};
+      done_bytes_ += kChunkHeaderBytes + c.header.length;
+      if (o_.progress) o_.progress(done_bytes_, total_bytes_);
+      return;
+    }
     ByteReader r(payload.data(), payload.size(), path_, 0);
     try {
       switch (static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand)) {
@@ -155,8 +153,6 @@ class Importer {
         case ChunkType::kCounters: counters(r); break;
         case ChunkType::kFlows: flows(r); break;
         case ChunkType::kCollectives: collectives(r); break;
-        case ChunkType::kCuptiRecords: cupti(r); break;
-        case ChunkType::kProbeRecords: probes(r); break;
         default: break;
       }
     } catch (const InputError& e) {
@@ -177,6 +173,7 @@ class Importer {
       case ChunkType::kCounters: return " (its counter samples are missing)";
       case ChunkType::kTracks: return " (slices of the tracks it declared are dropped)";
       case ChunkType::kCuptiRecords: return " (its GPU activity records are missing)";
+      case ChunkType::kNcclRecords: return " (its NCCL operations are missing)";
       case ChunkType::kProbeRecords: return " (its SM spans are missing)";
       default: return "";
     }
@@ -192,6 +189,14 @@ class Importer {
       const StringId v = local_string(r, strs_);
       report_.metadata.emplace_back(std::string(b_.strings().view(k)), std::string(b_.strings().view(v)));
     }
+  }
+
+  // The last value of a metadata key (writers append; the collector rewrites keys at the end).
+  std::string meta(std::string_view key) const {
+    std::string v;
+    for (const auto& [k, val] : report_.metadata)
+      if (k == key) v = val;
+    return v;
   }
 
   std::string text(ByteReader& r) { return std::string(b_.strings().view(local_string(r, strs_))); }
@@ -227,20 +232,35 @@ class Importer {
     if (o_.default_process) {
       p = *o_.default_process;
     } else {
-      auto meta = [&](std::string_view key) -> std::string {
-        for (const auto& [k, v] : report_.metadata)
-          if (k == key) return v;
-        return {};
-      };
       p.host = meta("host");
       if (const std::string pid = meta("pid"); !pid.empty()) p.pid = std::strtoll(pid.c_str(), nullptr, 10);
       if (const std::string rank = meta("rank"); !rank.empty()) p.rank = static_cast<int32_t>(std::strtol(rank.c_str(), nullptr, 10));
       if (p.host.empty() && p.pid == 0) parse_record_name(std::filesystem::path(path_).filename().string(), p);
     }
     if (p.source.empty()) p.source = path_;
+    if (p.name.empty() && p.rank < 0) p.name = program_name(meta("process_command"));
     if (p.name.empty()) p.name = p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid);
-    if (p.clock_offset_reason.empty()) p.clock_offset_reason = "none (collector clock)";
+    if (p.clock_offset_reason.empty())
+      p.clock_offset_reason = meta("clock") == "cupti" ? "collector: CUPTI clock = CLOCK_REALTIME ns, not shifted"
+                                                       : "none (the file's own clock)";
     return default_process_ = b_.add_process(std::move(p));
+  }
+
+  // The program of a command line: "/venv/bin/python /venv/bin/torchrun --x" → "torchrun" (an
+  // interpreter's script), "./bench spin" → "bench"; "" when there is none.
+  static std::string program_name(const std::string& command) {
+    std::vector<std::string> words;
+    size_t at = 0;
+    while (at < command.size() && words.size() < 2) {
+      const size_t end = command.find(' ', at);
+      const std::string w = command.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (!w.empty()) words.push_back(w.substr(w.rfind('/') == std::string::npos ? 0 : w.rfind('/') + 1));
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    if (words.empty()) return {};
+    const bool interpreter = words[0].rfind("python", 0) == 0 || words[0] == "bash" || words[0] == "sh";
+    return interpreter && words.size() > 1 && words[1].front() != '-' ? words[1] : words[0];
   }
 
   // "<host>-<pid>-r<rank>.pstrace" (the record layout); hosts may contain '-'.
@@ -360,8 +380,14 @@ class Importer {
     else b_.trace().topology = std::move(t);
   }
 
+  // The file's own warnings. The collector's (written as they happen, one process per file) are
+  // named by their file; a written trace's are its warnings as they were.
   void warnings(ByteReader& r) {
-    while (!r.done()) b_.warn(std::string(r.str()));
+    const bool collector = meta("source_format") == "parascope-collector";
+    while (!r.done()) {
+      const std::string w(r.str());
+      b_.warn(collector ? path_ + ": " + w : w);
+    }
   }
 
   // --- data ---------------------------------------------------------------------------------
@@ -637,118 +663,6 @@ class Importer {
     return dev_by_ordinal_[ordinal] = b_.add_device(std::move(d));
   }
 
-  uint32_t stream_track(uint32_t device, int64_t stream) {
-    const uint32_t proc = b_.trace().devices[device].process;
-    return b_.track(TrackKey{TrackKind::kGpuStream, proc, static_cast<int32_t>(device), stream},
-                    "stream " + std::to_string(stream));
-  }
-
-  void cupti(ByteReader& r) {
-    while (!r.done()) {
-      const collector::CollectedActivity a = collector::decode(r);
-      if (a.device > 65535) r.fail("device " + std::to_string(a.device) + " out of range");
-      const uint32_t dev = device_for_ordinal(a.device);
-      const uint32_t track = stream_track(dev, a.stream);
-      const TimeNs start = static_cast<TimeNs>(a.start_ns);
-      const TimeNs dur = static_cast<TimeNs>(a.end_ns - a.start_ns);
-      switch (a.kind) {
-        case collector::RecordKind::kKernel: {
-          LaunchConfig c;
-          for (int i = 0; i < 3; ++i) {
-            c.grid[i] = static_cast<uint32_t>(a.grid[i]);
-            c.block[i] = static_cast<uint32_t>(a.block[i]);
-          }
-          c.registers_per_thread = a.registers;
-          c.static_smem = a.static_smem;
-          c.dynamic_smem = a.dynamic_smem;
-          KernelInfo k;
-          k.launch_config = b_.add_launch_config(c);
-          k.correlation = a.correlation;
-          k.graph_id = a.graph_id;
-          k.graph_node_id = U64Split(a.graph_node_id);
-          const EventRef e = b_.add_slice(track, start, dur, b_.intern(a.name), b_.add_kernel(k));
-          if (a.correlation) kernel_by_correlation_[(uint64_t{dev} << 32) | a.correlation] = e;
-          break;
-        }
-        case collector::RecordKind::kMemcpy: {
-          MemcpyInfo m;
-          m.bytes = U64Split(a.bytes);
-          m.correlation = a.correlation;
-          m.copy_kind = cupti_copy_kind(a.copy_kind);
-          const auto self = static_cast<uint16_t>(dev);
-          switch (m.copy_kind) {
-            case CopyKind::kHtoD: m.dst_device = self; break;
-            case CopyKind::kDtoH: m.src_device = self; break;
-            case CopyKind::kDtoD: m.src_device = m.dst_device = self; break;
-            case CopyKind::kPtoP:
-              m.src_device = a.src_device <= 65535 ? static_cast<uint16_t>(device_for_ordinal(a.src_device)) : kNoDevice;
-              m.dst_device = a.dst_device <= 65535 ? static_cast<uint16_t>(device_for_ordinal(a.dst_device)) : kNoDevice;
-              break;
-            default: break;
-          }
-          if (a.copy_kind == 3 || a.copy_kind == 7) m.dst_memory = MemoryKind::kArray;
-          if (a.copy_kind == 4 || a.copy_kind == 6) m.src_memory = MemoryKind::kArray;
-          b_.add_slice(track, start, dur, b_.intern(cupti_copy_name(a.copy_kind)), b_.add_memcpy(m));
-          break;
-        }
-        case collector::RecordKind::kMemset: {
-          MemsetInfo m;
-          m.bytes = U64Split(a.bytes);
-          m.correlation = a.correlation;
-          m.value = a.value;
-          b_.add_slice(track, start, dur, b_.intern("Memset"), b_.add_memset(m));
-          break;
-        }
-      }
-      ++report_.cupti_records;
-    }
-  }
-
-  void probes(ByteReader& r) {
-    const uint64_t ordinal = r.varint();
-    const int64_t offset = r.svarint();
-    const uint64_t correlation = r.varint();
-    const uint64_t launch_id = r.varint();
-    const std::string_view kernel_name = r.str();
-    const uint64_t overflow = r.varint();
-    const uint64_t n = r.count(sizeof(ProbeRecord), "probe record");
-    const uint8_t* raw = r.raw(n * sizeof(ProbeRecord));
-    if (ordinal > 65535) r.fail("device " + std::to_string(ordinal) + " out of range");
-    const uint32_t dev = device_for_ordinal(static_cast<uint32_t>(ordinal));
-    const uint32_t proc = b_.trace().devices[dev].process;
-    const StringId name = b_.intern(kernel_name);
-    StringId role_names[kSmRoleCount];
-    for (int i = 0; i < kSmRoleCount; ++i) role_names[i] = b_.intern(to_string(static_cast<SmRole>(i)));
-    if (overflow)
-      warn("device " + std::to_string(ordinal) + ": " + std::to_string(overflow) + " probe records of " +
-           (kernel_name.empty() ? std::string("a kernel") : std::string(kernel_name)) + " (launch " +
-           std::to_string(launch_id) + ") were lost to probe-buffer overflow");
-    size_t bad_roles = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-      ProbeRecord p;
-      std::memcpy(&p, raw + i * sizeof(ProbeRecord), sizeof p);
-      const uint64_t key = (uint64_t{dev} << 16) | p.smid;
-      auto [it, inserted] = sm_tracks_.try_emplace(key, 0u);
-      if (inserted)
-        it->second = b_.track(TrackKey{TrackKind::kSmLane, proc, static_cast<int32_t>(dev), p.smid},
-                              "SM " + std::to_string(p.smid));
-      SmSpanInfo s;
-      s.block = p.block;
-      s.tag = p.tag;
-      s.launch_id = p.launch_id;
-      s.warp = p.warp;
-      if (p.role >= kSmRoleCount) ++bad_roles;
-      s.role = p.role < kSmRoleCount ? static_cast<SmRole>(p.role) : SmRole::kOther;
-      const SliceRef ref = b_.add_sm_span(s);
-      if (correlation) probe_kernels_.emplace_back(ref.index(), (uint64_t{dev} << 32) | correlation);
-      const TimeNs start = static_cast<TimeNs>(p.t_start_ns) + offset;
-      const TimeNs dur = static_cast<TimeNs>(p.t_end_ns - p.t_start_ns);
-      b_.add_slice(it->second, start, dur, kernel_name.empty() ? role_names[s.role == SmRole::kOther ? 3 : static_cast<int>(s.role)] : name, ref);
-    }
-    if (bad_roles) warn(std::to_string(bad_roles) + " probe records had a role outside 0..3; shown as 'other'");
-    report_.probe_records += static_cast<int64_t>(n);
-  }
-
   // --- references ---------------------------------------------------------------------------
 
   EventRef resolve(EventRef file_ref) {
@@ -794,14 +708,6 @@ class Importer {
       lost_refs += !tr.sm_spans[span].kernel.valid();
     }
     if (lost_refs) warn(std::to_string(lost_refs) + " references to slices that are not in the file were cleared");
-    size_t unmatched = 0;
-    for (const auto& [span, key] : probe_kernels_) {
-      auto it = kernel_by_correlation_.find(key);
-      if (it == kernel_by_correlation_.end()) ++unmatched;
-      else tr.sm_spans[span].kernel = it->second;
-    }
-    if (unmatched)
-      warn(std::to_string(unmatched) + " SM spans name a kernel launch with no kernel record in the file; left unlinked");
     if (lost_to_undeclared_)
       warn(std::to_string(lost_to_undeclared_) + " slices and samples belong to tracks whose declaration is missing; dropped");
     if (unknown_devices_)
@@ -822,14 +728,13 @@ class Importer {
   const PstraceReadOptions& o_;
   PstraceFileReport& report_;
   ChunkReader reader_;
+  CollectorImport collector_;
   uint64_t done_bytes_ = 0, total_bytes_ = 0;
   std::vector<uint8_t> payload_;
   std::vector<StringId> strs_;
   std::unordered_map<uint64_t, uint32_t> proc_, dev_, link_;
   std::unordered_map<uint64_t, TrackState> tracks_;
   std::unordered_map<uint32_t, uint32_t> dev_by_ordinal_;
-  std::unordered_map<uint64_t, uint32_t> sm_tracks_;
-  std::unordered_map<uint64_t, EventRef> kernel_by_correlation_;
   uint32_t default_process_ = ~0u;
   std::vector<uint32_t> configs_;
   std::vector<Arg> arg_pool_;
@@ -843,7 +748,6 @@ class Importer {
   std::vector<uint8_t> kind_;
   std::vector<uint32_t> set_;
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
-  std::vector<std::pair<uint32_t, uint64_t>> probe_kernels_;
   std::vector<PendingFlow> flows_;
   std::vector<PendingCollective> pending_collectives_;
   uint64_t lost_to_undeclared_ = 0;

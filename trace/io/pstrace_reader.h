@@ -1,5 +1,6 @@
 // Reads .pstrace files into the trace model through TraceBuilder: the chunks PstraceWriter
-// produces and the collector's raw kCuptiRecords / kProbeRecords chunks. Damage is reported, not
+// produces and the raw chunks of the collector and parascope-bench (kCuptiRecords, kNcclRecords,
+// kProbeRecords: decoded by CollectorImport, collector_import.h). Damage is reported, not
 // hidden: a cut file yields every complete chunk plus a warning naming what was lost; a chunk
 // failing its checksum is skipped with a warning naming its offset and type; a newer major
 // version, an unknown must-understand chunk or a malformed payload is an InputError naming the
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "trace/core/trace_builder.h"
+#include "trace/io/collector_import.h"
 
 namespace parascope {
 
@@ -35,6 +37,7 @@ struct PstraceFileReport {
   bool truncated = false;      // the file was cut (no trailer; the scan stopped early)
   int64_t slices = 0, counter_samples = 0, flows = 0, collectives = 0;
   int64_t cupti_records = 0, probe_records = 0;
+  CollectorImportReport collector;    // what the collector / bench chunks held (counts, clock syncs)
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<std::string> warnings;  // also appended to the trace's warnings
 };

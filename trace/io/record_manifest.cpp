@@ -14,6 +14,22 @@ std::string record_file_name(const std::string& host, int64_t pid, int32_t rank)
   return host + "-" + std::to_string(pid) + "-r" + std::to_string(rank) + ".pstrace";
 }
 
+namespace {
+
+uint64_t get_uint(const JsonField& f, std::string_view key) {
+  const auto v = f.get(key);
+  return v ? v->as_uint() : 0;
+}
+
+std::string file_name_at(const JsonField& path) {
+  std::string p = path.as_string();
+  if (p.empty() || p.find('/') != std::string::npos || p == "." || p == "..")
+    path.fail("expected a file name inside the record directory, found \"" + p + "\"");
+  return p;
+}
+
+}  // namespace
+
 RecordManifest record_manifest_from_json(const JsonValue& doc, const std::string& file) {
   const JsonField root(doc, file);
   root.expect(JsonValue::Type::kObject);
@@ -23,26 +39,47 @@ RecordManifest record_manifest_from_json(const JsonValue& doc, const std::string
   if (m.schema_version > kRecordManifestSchemaVersion || m.schema_version < 1)
     version.fail("schema_version " + std::to_string(m.schema_version) + " is not one this build reads (1.." +
                  std::to_string(kRecordManifestSchemaVersion) + ")");
-  m.tool = root.get_string("tool", "");
+  m.kind = root.get_string("kind", "parascope-record");
+  m.tool_version = root.get_string("tool_version", root.get_string("tool", ""));
+  m.session = root.get_string("session", "");
   if (auto c = root.get("command"))
     for (size_t i = 0; i < c->size(); ++i) m.command.push_back(c->at(i).as_string());
-  m.start_time_unix_ns = root.get_int("start_time_unix_ns", 0);
-  if (auto h = root.get("hosts"))
-    for (size_t i = 0; i < h->size(); ++i) m.hosts.push_back(h->at(i).as_string());
-  m.ranks = static_cast<int32_t>(root.get_int("ranks", 0));
+  m.host = root.get_string("host", "");
+  if (m.host.empty())
+    if (auto h = root.get("hosts"); h && h->size() > 0) m.host = h->at(0).as_string();
+  m.started_unix_ns = root.get_int("started_unix_ns", root.get_int("start_time_unix_ns", 0));
+  m.ended_unix_ns = root.get_int("ended_unix_ns", 0);
+  if (auto e = root.get("exit")) {
+    if (auto code = e->get("code")) m.exit_code = static_cast<int32_t>(code->as_int());
+    m.exit_signal = e->get_string("signal", "");
+  }
+  m.clock = root.get_string("clock", "cupti");
+  m.collector_library = root.get_string("collector_library", "");
   const JsonField files = root.at("files");
   for (size_t i = 0; i < files.size(); ++i) {
     const JsonField f = files.at(i);
     RecordFile r;
-    const JsonField path = f.at("path");
-    r.path = path.as_string();
-    if (r.path.empty() || r.path.find('/') != std::string::npos || r.path == "." || r.path == "..")
-      path.fail("expected a file name inside the record directory, found \"" + r.path + "\"");
+    r.path = file_name_at(f.at("path"));
     r.host = f.get_string("host", "");
     r.pid = f.get_int("pid", 0);
     r.rank = static_cast<int32_t>(f.get_int("rank", -1));
+    r.local_rank = static_cast<int32_t>(f.get_int("local_rank", -1));
+    r.world_size = static_cast<int32_t>(f.get_int("world_size", -1));
+    r.rank_source = f.get_string("rank_source", "");
+    r.rank_name = f.get_string("rank_name", "");
+    r.status = f.get_string("status", "");
+    r.end_reason = f.get_string("end_reason", "");
+    r.complete = f.get_bool("complete", true);
+    r.bytes = get_uint(f, "bytes");
+    r.records = get_uint(f, "records");
+    r.kernels = get_uint(f, "kernels");
+    r.dropped_records = get_uint(f, "dropped_records");
+    r.start_time_unix_ns = f.get_int("start_time_unix_ns", 0);
+    r.process_command = f.get_string("process_command", "");
     m.files.push_back(std::move(r));
   }
+  if (auto o = root.get("other_files"))
+    for (size_t i = 0; i < o->size(); ++i) m.other_files.push_back(file_name_at(o->at(i)));
   return m;
 }
 
@@ -51,23 +88,46 @@ RecordManifest load_record_manifest(const std::string& path) {
 }
 
 JsonValue record_manifest_to_json(const RecordManifest& m) {
+  auto unum = [](uint64_t v) { return JsonValue::number(std::to_string(v)); };
+  auto inum = [](int64_t v) { return JsonValue::number(v); };
   JsonValue command = JsonValue::array();
   for (const auto& c : m.command) command.push(JsonValue::string(c));
-  JsonValue hosts = JsonValue::array();
-  for (const auto& h : m.hosts) hosts.push(JsonValue::string(h));
   JsonValue files = JsonValue::array();
   for (const RecordFile& f : m.files)
     files.push(JsonValue::object({{"path", JsonValue::string(f.path)},
                                   {"host", JsonValue::string(f.host)},
-                                  {"pid", JsonValue::number(f.pid)},
-                                  {"rank", JsonValue::number(int64_t{f.rank})}}));
-  return JsonValue::object({{"schema_version", JsonValue::number(int64_t{m.schema_version})},
-                            {"tool", JsonValue::string(m.tool)},
-                            {"command", std::move(command)},
-                            {"start_time_unix_ns", JsonValue::number(m.start_time_unix_ns)},
-                            {"hosts", std::move(hosts)},
-                            {"ranks", JsonValue::number(int64_t{m.ranks})},
-                            {"files", std::move(files)}});
+                                  {"pid", inum(f.pid)},
+                                  {"rank", inum(f.rank)},
+                                  {"local_rank", inum(f.local_rank)},
+                                  {"world_size", inum(f.world_size)},
+                                  {"rank_source", JsonValue::string(f.rank_source)},
+                                  {"rank_name", JsonValue::string(f.rank_name)},
+                                  {"status", JsonValue::string(f.status)},
+                                  {"end_reason", JsonValue::string(f.end_reason)},
+                                  {"complete", JsonValue::boolean(f.complete)},
+                                  {"bytes", unum(f.bytes)},
+                                  {"records", unum(f.records)},
+                                  {"kernels", unum(f.kernels)},
+                                  {"dropped_records", unum(f.dropped_records)},
+                                  {"start_time_unix_ns", inum(f.start_time_unix_ns)},
+                                  {"process_command", JsonValue::string(f.process_command)}}));
+  JsonValue others = JsonValue::array();
+  for (const auto& o : m.other_files) others.push(JsonValue::string(o));
+  return JsonValue::object(
+      {{"schema_version", inum(m.schema_version)},
+       {"kind", JsonValue::string(m.kind)},
+       {"tool_version", JsonValue::string(m.tool_version)},
+       {"session", JsonValue::string(m.session)},
+       {"command", std::move(command)},
+       {"host", JsonValue::string(m.host)},
+       {"started_unix_ns", inum(m.started_unix_ns)},
+       {"ended_unix_ns", inum(m.ended_unix_ns)},
+       {"exit", JsonValue::object({{"code", m.exit_code ? inum(*m.exit_code) : JsonValue::null()},
+                                   {"signal", m.exit_signal.empty() ? JsonValue::null() : JsonValue::string(m.exit_signal)}})},
+       {"collector_library", JsonValue::string(m.collector_library)},
+       {"clock", JsonValue::string(m.clock)},
+       {"files", std::move(files)},
+       {"other_files", std::move(others)}});
 }
 
 void write_record_manifest(const RecordManifest& m, const std::string& path) {

@@ -1,13 +1,23 @@
 // The `record` output directory: one DIR/<host>-<pid>-r<rank>.pstrace per traced process plus
-// DIR/manifest.json saying what the run was. load_trace() reads such a directory as one trace.
-// Schema (schema_version 1; unknown members are ignored, so later versions may add some):
-//   { "schema_version": 1, "tool": "parascope 0.1", "command": ["torchrun", "..."],
-//     "start_time_unix_ns": 1790857026000000000, "hosts": ["node-a"], "ranks": 2,
-//     "files": [{"path": "node-a-4242-r0.pstrace", "host": "node-a", "pid": 4242, "rank": 0}, ...] }
-// `path` is relative to the directory; `ranks` is the world size (0: unknown); rank -1: unknown.
+// DIR/manifest.json saying what the run was. The schema is the one `parascope-cli record` writes
+// (docs/collector.md, "manifest.json", schema_version 1):
+//   { "schema_version": 1, "kind": "parascope-record", "tool_version": "0.1.0", "session": "…",
+//     "command": ["torchrun", "…"], "host": "h200-01", "started_unix_ns": …, "ended_unix_ns": …,
+//     "exit": {"code": 0, "signal": null}, "options": {…}, "collector_library": "…", "clock": "cupti",
+//     "files": [{"path": "h200-01-4242-r0.pstrace", "host", "pid", "rank", "local_rank", "world_size",
+//                "rank_source", "rank_name", "status", "end_reason", "complete", "bytes", "records",
+//                "kernels", "dropped_records", "warnings", "start_time_unix_ns", "process_command",
+//                "devices": [...]}, ...],
+//     "other_files": ["older-run.pstrace", ...] }
+// Unknown members are ignored (later versions may add some); every member but schema_version,
+// files and files[].path is optional. `path` is a file name inside the directory; rank -1: unknown;
+// `complete` false: the file has no index (its process was killed); `other_files` belong to other
+// runs in the same directory and are not part of this one. Earlier drafts' spellings (tool,
+// start_time_unix_ns, hosts) are still read. Large integers (ns) stay exact.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,16 +33,30 @@ struct RecordFile {
   std::string host;
   int64_t pid = 0;
   int32_t rank = -1;
+  int32_t local_rank = -1, world_size = -1;
+  std::string rank_source, rank_name;  // rank_name: parascope_collector_name_rank's name, "" if none
+  std::string status;                  // recording, blocked, no-cupti, cupti-error, nccl-only, unfinished
+  std::string end_reason;              // exit, or the signal (SIGABRT…); "" when the file was not closed
+  bool complete = true;                // index + trailer present
+  uint64_t bytes = 0, records = 0, kernels = 0, dropped_records = 0;
+  int64_t start_time_unix_ns = 0;
+  std::string process_command;
 };
 
 struct RecordManifest {
   int schema_version = kRecordManifestSchemaVersion;
-  std::string tool;
+  std::string kind = "parascope-record";
+  std::string tool_version;
+  std::string session;
   std::vector<std::string> command;
-  int64_t start_time_unix_ns = 0;
-  std::vector<std::string> hosts;
-  int32_t ranks = 0;
+  std::string host;
+  int64_t started_unix_ns = 0, ended_unix_ns = 0;
+  std::optional<int32_t> exit_code;    // the launched command's exit status (absent: unknown)
+  std::string exit_signal;             // the signal that ended it ("SIGKILL"), "" when none
+  std::string clock = "cupti";
+  std::string collector_library;
   std::vector<RecordFile> files;
+  std::vector<std::string> other_files;
 };
 
 // "<host>-<pid>-r<rank>.pstrace"
