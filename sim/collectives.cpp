@@ -518,16 +518,26 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   if (next_comm_sm_.empty()) next_comm_sm_.assign(p_.gpu_count(), 0);
 
   const std::string algo = k.get_enum("algorithm");
-  const auto bytes = static_cast<double>(k.get_int("bytes"));
+  const auto payload = static_cast<double>(k.get_int("bytes"));
+  // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
+  // payload; the summary still reports the payload.
+  std::string protocol = k.get_enum("protocol");
+  if (protocol == "auto")
+    protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
+               : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
+                                                                               : "simple";
+  const double wire = protocol == "ll" ? 2.0 : protocol == "ll128" ? 128.0 / 120.0 : 1.0;
+  const double bytes = payload * wire;
   const std::string& op = step.op;
   CollectiveSpec spec;
   spec.name = op;
   spec.algorithm = algo;
   spec.mechanism = s.mech;
-  spec.bytes = bytes;
+  spec.bytes = payload;
+  spec.protocol = protocol;
   spec.gpus = s.gpus;
   spec.stream = step.stream;
-  spec.algbw_bytes = bytes;
+  spec.algbw_bytes = payload;
   const bool allows_other_algos = op == "allreduce" || op == "allgather" || op == "reducescatter";
   if (!allows_other_algos && algo != "ring" && k.is_set("algorithm"))
     fail(s, "algorithm=" + algo + " does not apply to " + op);
@@ -549,7 +559,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     } else if (op == "allgather") {
       // bytes: the per-rank input; NCCL reports algbw on the gathered output
       spec.op = CollectiveOp::kAllGather;
-      spec.algbw_bytes = bytes * s.n;
+      spec.algbw_bytes = payload * s.n;
       if (algo == "ring") ring(s, CollectiveOp::kAllGather, bytes / s.channels);
       else direct(s, CollectiveOp::kAllGather, bytes, 0);
     } else if (op == "reducescatter") {
@@ -570,10 +580,12 @@ void Builder::add(const WorkloadStep& step, size_t index) {
                       : static_cast<double>(k.get_int("gemm_m")) * static_cast<double>(k.get_int("gemm_n")) * dt;
       spec.algbw_bytes = ag ? spec.bytes * s.n : spec.bytes;
       spec.algorithm = "ring";
+      spec.protocol = "simple";  // a fused kernel's own stores, not an NCCL protocol
       fused(s, ag);
     } else if (op == "gemm") {
       spec.compute = true;
       spec.algorithm.clear();
+      spec.protocol.clear();
       spec.bytes = 0;
       spec.algbw_bytes = 0;
       gemm(s);

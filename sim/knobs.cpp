@@ -182,8 +182,9 @@ KnobRegistry build_registry() {
   r.add({"link_bandwidth_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "topology",
          "multiply every link's bandwidth"});
   r.add({"compute_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "schedule", "multiply compute kernel durations"});
-  r.add({"threads_per_channel", KnobType::kInt, 32, 1024, {}, int64_t{512}, "threads", "mechanism",
-         "threads of the block driving one channel (NCCL: 512 + a sync warp); scales the per-SM LD/ST rate"});
+  r.add({"threads_per_channel", KnobType::kInt, 32, 1024, {}, int64_t{1024}, "threads", "mechanism",
+         "threads driving one channel; below the calibration's block size the per-SM rate scales down (fewer "
+         "bytes in flight). NCCL's 512-thread blocks unroll 4x and keep as much in flight as 1024 plain threads"});
   r.add({"overlap", KnobType::kEnum, 0, 0, {"inter_sm", "intra_sm"}, std::string("inter_sm"), "", "schedule",
          "fused kernels: communication on num_comm_sms dedicated SMs (inter_sm) or on warps of every SM (intra_sm)"});
   r.add({"gemm_m", KnobType::kInt, 1, int64_t{1} << 24, {}, int64_t{8192}, "rows", "schedule", "GEMM rows (M) per rank"});
@@ -194,6 +195,14 @@ KnobRegistry build_registry() {
   r.add({"dtype_bytes", KnobType::kInt, 1, 8, {}, int64_t{2}, "bytes", "collective", "element size (bf16: 2)"});
   r.add({"repeat", KnobType::kInt, 1, 100000, {}, int64_t{1}, "times", "schedule",
          "run the workload step this many times back to back on its stream"});
+  r.add({"protocol", KnobType::kEnum, 0, 0, {"auto", "simple", "ll128", "ll"}, std::string("auto"), "", "collective",
+         "NCCL protocol: simple moves payload only; ll128 carries 8 flag bytes per 128-byte line (x128/120 on the "
+         "wire and in the SMs), ll 4 per 8 (x2); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple"});
+  r.add({"ll_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{0}, "bytes", "collective",
+         "protocol=auto: largest per-rank message that uses LL"});
+  r.add({"ll128_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{256} << 20, "bytes", "collective",
+         "protocol=auto: largest per-rank message that uses LL128 (256 MiB: what NCCL 2.28's timings on the 2 x H200 "
+         "machine imply, docs/accuracy.md)"});
   r.add({"hbm", KnobType::kBool, 0, 0, {}, true, "", "topology",
          "model each GPU's HBM as a bandwidth shared by every transfer touching it"});
   return r;

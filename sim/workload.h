@@ -89,6 +89,7 @@ struct CollectiveSpec {
   std::string name;             // "allreduce", "gemm", "allgather_gemm"
   CollectiveOp op = CollectiveOp::kUnknown;
   std::string algorithm;        // "ring", "tree", ...
+  std::string protocol;         // "simple", "ll128", "ll" (what protocol=auto chose)
   Mechanism mechanism = Mechanism::kLdSt;
   double bytes = 0;             // per-rank message size as NCCL reports it
   std::vector<int32_t> gpus;

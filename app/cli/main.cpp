@@ -20,6 +20,8 @@ struct VerbEntry {
 
 constexpr VerbEntry kVerbs[] = {
     {"info", "ranks, devices, streams, event counts and time span of a trace", parascope::cli::run_info},
+    {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
+    {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
 };
 
 void usage(FILE* out) {

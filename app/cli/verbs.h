@@ -11,5 +11,7 @@ namespace parascope::cli {
 using VerbArgs = std::vector<std::string>;
 
 int run_info(const VerbArgs& args);
+int run_simulate(const VerbArgs& args);
+int run_calibrate(const VerbArgs& args);
 
 }  // namespace parascope::cli

@@ -23,9 +23,12 @@ GpuSpec small_gpu() {
   return g;
 }
 
+// protocol=simple: these timelines are about the engine, so messages carry their payload only.
 SimResult simulate(const Topology& t, const std::string& spec) {
   const Platform p = Platform::seal(t);
-  const Workload w = build_workload(p, parse_workload_spec(spec));
+  std::vector<WorkloadStep> steps = parse_workload_spec(spec);
+  for (WorkloadStep& s : steps) s.knobs.set("protocol", "simple");
+  const Workload w = build_workload(p, steps);
   Simulator sim(p, w);
   return sim.run();
 }
@@ -140,7 +143,9 @@ TEST_CASE("Simulator: every algorithm finishes and moves the bytes it should", "
                         {"allgather:bytes=4MiB", 48.0 * (1 << 20)},          {"alltoall:bytes=4MiB", 12.0 * (1 << 20)}};
   for (const Case& c : cases) {
     INFO(c.spec);
-    const Workload w = build_workload(p, parse_workload_spec(c.spec));
+    std::vector<WorkloadStep> steps = parse_workload_spec(c.spec);
+    steps[0].knobs.set("protocol", "simple");
+    const Workload w = build_workload(p, steps);
     Simulator sim(p, w);
     const SimResult r = sim.run();
     REQUIRE(r.makespan > 0);
@@ -167,4 +172,20 @@ TEST_CASE("Simulator: workloads that cannot run say why", "[sim][golden]") {
   no_flops.bf16_flops = 0;
   REQUIRE_THROWS_WITH(build_workload(Platform::seal(star_topology("x", 2, 1e9, 0, no_flops)), parse_workload_spec("gemm")),
                       Catch::Contains("has no bf16_TFLOPs"));
+}
+
+TEST_CASE("Simulator: LL128 moves 128/120 of the payload, the summary reports the payload", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const Platform p = Platform::seal(t);
+  auto run = [&](const char* spec) {
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run();
+  };
+  // 1200 B payload as LL128: 1280 B on the wire: 200 ns + 1280 ns = 1480 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,protocol=ll128").makespan == 1480 * kNs);
+  // auto with ll128_max_bytes below the size: simple, 200 + 1200 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,ll128_max_bytes=1000").makespan == 1400 * kNs);
+  // auto with ll_max_bytes above the size: LL doubles it, 200 + 2400 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,ll_max_bytes=4096").makespan == 2600 * kNs);
 }
