@@ -9,7 +9,6 @@ namespace parascope::sim {
 namespace {
 constexpr double kPsPerS = 1e12;
 
-bool flow_before(const auto& a, const auto& b) { return a.key != b.key ? a.key < b.key : a.seq < b.seq; }
 
 // A flow whose remaining bytes are below this is done: the class clock is a double that has been
 // advanced by rate x dt many times, so it can sit a rounding error short of the key.
@@ -19,13 +18,14 @@ double done_slack(double key) { return 1e-9 * std::fabs(key) + 1e-6; }
 uint32_t FlowModel::add_resource(double capacity) {
   if (!(capacity > 0) || !std::isfinite(capacity))
     throw std::invalid_argument("resource capacity must be positive and finite");
-  Res r;
+  ResHot r;
   r.capacity = capacity;
-  res_.push_back(std::move(r));
+  res_.push_back(r);
+  cold_.emplace_back();
   return static_cast<uint32_t>(res_.size() - 1);
 }
 
-void FlowModel::SortedFlows::push(const Flow& f) {
+void FlowModel::SortedFlows::push_slow(const Flow& f) {
   if (size_ == buf_.size()) {  // grow, unrolled to start at 0
     std::vector<Flow> bigger(std::max<size_t>(8, buf_.size() * 2));
     for (size_t i = 0; i < size_; ++i) bigger[i] = buf_[(head_ + i) & mask_];
@@ -35,7 +35,7 @@ void FlowModel::SortedFlows::push(const Flow& f) {
   }
   size_t pos = size_++;
   // shift larger ones up one place; usually none
-  while (pos > 0 && flow_before(f, buf_[(head_ + pos - 1) & mask_])) {
+  while (pos > 0 && before(f, buf_[(head_ + pos - 1) & mask_])) {
     buf_[(head_ + pos) & mask_] = buf_[(head_ + pos - 1) & mask_];
     --pos;
   }
@@ -43,10 +43,10 @@ void FlowModel::SortedFlows::push(const Flow& f) {
 }
 
 const ResourceUsage& FlowModel::usage(uint32_t r) const {
-  const Res& res = res_[r];
-  res.usage.bytes = 0;
-  for (uint32_t u : res.all) res.usage.bytes += classes_[owner_[u]].bytes * uses_[u].weight;
-  return res.usage;
+  usage_scratch_.bytes = 0;
+  for (uint32_t u : cold_[r].all) usage_scratch_.bytes += classes_[owner_[u]].bytes * uses_[u].weight;
+  usage_scratch_.peak = res_[r].peak;
+  return usage_scratch_;
 }
 
 uint32_t FlowModel::intern_path(std::span<const PathUse> uses, double bound) {
@@ -69,18 +69,17 @@ uint32_t FlowModel::intern_path(std::span<const PathUse> uses, double bound) {
   c.use_count = static_cast<uint32_t>(key.size());
   c.bound = bound;
   for (const auto& [r, w] : key) {
-    res_[r].all.push_back(static_cast<uint32_t>(uses_.size()));
+    cold_[r].all.push_back(static_cast<uint32_t>(uses_.size()));
     uses_.push_back({r, w});
     owner_.push_back(static_cast<uint32_t>(classes_.size()));
     pos_.push_back(0);
   }
   classes_.push_back(std::move(c));
-  heap_pos_.push_back(kNotDue);
+  versions_.push_back(0);
   return it->second;
 }
 
-void FlowModel::start(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag) {
-  ++stats_.flows_started;
+void FlowModel::start_slow(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag) {
   if (latency <= 0) {
     join(path, bytes, tag, now);
     return;
@@ -106,7 +105,7 @@ TimePs FlowModel::next_time() {
   TimePs t = kNever;
   for (const DelayLine& l : lines_)
     if (l.size) t = std::min(t, l.ring[l.head].due);
-  if (!due_.empty()) t = std::min(t, due_.front().time);
+  t = std::min(t, due_.next([this](uint32_t c, uint32_t v) { return live(c, v); }));
   return t;
 }
 
@@ -128,9 +127,10 @@ void FlowModel::join(uint32_t ci, double bytes, uint64_t tag, TimePs t) {
   if (c.count == 0) {
     c.served = 0;  // a fresh clock keeps the doubles small
     for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
-      auto& active = res_[uses_[u].resource].active;
+      auto& active = cold_[uses_[u].resource].active;
       pos_[u] = static_cast<uint32_t>(active.size());
       active.push_back(u);
+      ++res_[uses_[u].resource].active_n;
     }
   }
   c.bytes += bytes;
@@ -151,14 +151,15 @@ void FlowModel::complete(uint32_t ci, TimePs t, std::vector<uint64_t>& completed
   }
   if (c.count == 0) {
     for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
-      auto& active = res_[uses_[u].resource].active;
+      auto& active = cold_[uses_[u].resource].active;
       const uint32_t last = active.back();
       active[pos_[u]] = last;
       pos_[last] = pos_[u];
       active.pop_back();
+      --res_[uses_[u].resource].active_n;
     }
   }
-  due_remove(ci);  // resolve() schedules the next completion
+  ++versions_[ci];  // its scheduled completion is used up; resolve() schedules the next one
   mark_dirty(ci);
 }
 
@@ -171,80 +172,21 @@ void FlowModel::advance(TimePs t, std::vector<uint64_t>& completed) {
       join(p.path, p.bytes, p.tag, t);
     }
   }
-  while (!due_.empty() && due_.front().time == t) complete(due_.front().cls, t, completed);
+  const auto is_live = [this](uint32_t c, uint32_t v) { return live(c, v); };
+  if (due_.next(is_live) != t) return;
+  due_now_.clear();
+  due_.pop(t, is_live, due_now_);
+  for (uint32_t c : due_now_) complete(c, t, completed);
 }
 
 void FlowModel::schedule(uint32_t ci, TimePs now) {
   Class& c = classes_[ci];
-  if (c.count == 0 || !(c.rate_ps > 0)) {
-    due_remove(ci);
-    return;
-  }
+  const uint32_t version = ++versions_[ci];
+  if (c.count == 0 || !(c.rate_ps > 0)) return;
   const double left = c.flows.front().key - c.served;
   TimePs dt = 0;
   if (left > done_slack(c.flows.front().key)) dt = static_cast<TimePs>(std::ceil(left / c.rate_ps));
-  due_set(ci, now + dt);
-}
-
-void FlowModel::due_move(size_t i, Due d) {
-  due_[i] = d;
-  heap_pos_[d.cls] = static_cast<uint32_t>(i);
-}
-
-// 4-ary: four 16-byte children share a cache line and the heap is half as deep.
-void FlowModel::sift_up(size_t i) {
-  const Due d = due_[i];
-  while (i > 0) {
-    const size_t parent = (i - 1) / 4;
-    if (!due_before(d, due_[parent])) break;
-    due_move(i, due_[parent]);
-    i = parent;
-  }
-  due_move(i, d);
-}
-
-void FlowModel::sift_down(size_t i) {
-  const Due d = due_[i];
-  const size_t n = due_.size();
-  for (;;) {
-    const size_t first = 4 * i + 1;
-    if (first >= n) break;
-    size_t best = first;
-    const size_t last = std::min(first + 4, n);
-    for (size_t c = first + 1; c < last; ++c)
-      if (due_before(due_[c], due_[best])) best = c;
-    if (!due_before(due_[best], d)) break;
-    due_move(i, due_[best]);
-    i = best;
-  }
-  due_move(i, d);
-}
-
-void FlowModel::due_set(uint32_t ci, TimePs t) {
-  const uint32_t pos = heap_pos_[ci];
-  if (pos == kNotDue) {
-    due_.push_back(Due{t, ci});
-    sift_up(due_.size() - 1);
-    return;
-  }
-  Due& d = due_[pos];
-  if (d.time == t) return;
-  const bool earlier = t < d.time;
-  d.time = t;
-  if (earlier) sift_up(pos);
-  else sift_down(pos);
-}
-
-void FlowModel::due_remove(uint32_t ci) {
-  const uint32_t i = heap_pos_[ci];
-  if (i == kNotDue) return;
-  heap_pos_[ci] = kNotDue;
-  const Due last = due_.back();
-  due_.pop_back();
-  if (i == due_.size()) return;
-  due_move(i, last);
-  sift_up(i);
-  sift_down(heap_pos_[last.cls]);
+  due_.push(now + dt, ci, version);
 }
 
 void FlowModel::resolve(TimePs now) {
@@ -263,9 +205,9 @@ void FlowModel::resolve(TimePs now) {
       continue;
     }
     for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
-      Res& r = res_[uses_[u].resource];
-      if (r.active.empty()) set_load(r, 0.0, now);
-      for (uint32_t other : r.active) seeds_.push_back(owner_[other]);
+      const uint32_t r = uses_[u].resource;
+      if (res_[r].active_n == 0) set_load(r, 0.0, now);
+      for (uint32_t other : cold_[r].active) seeds_.push_back(owner_[other]);
     }
   }
   dirty_.clear();
@@ -273,13 +215,40 @@ void FlowModel::resolve(TimePs now) {
     if (classes_[seed].stamp != stamp_) solve_component(seed, now);
 }
 
-void FlowModel::set_load(Res& r, double load, TimePs now) {
+bool FlowModel::alone(const Class& c) const {
+  for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u)
+    if (res_[uses_[u].resource].active_n != 1) return false;
+  return true;
+}
+
+void FlowModel::set_load(uint32_t ri, double load, TimePs now) {
+  ResHot& r = res_[ri];
   if (load == r.load) return;
   r.load = load;
-  r.usage.peak = std::max(r.usage.peak, load);
+  r.peak = std::max(r.peak, load);
   if (r.record) {
-    if (!r.samples.empty() && r.samples.back().time == now) r.samples.back().load = load;
-    else r.samples.push_back({now, load});
+    auto& samples = cold_[ri].samples;
+    if (!samples.empty() && samples.back().time == now) samples.back().load = load;
+    else samples.push_back({now, load});
+  }
+}
+
+void FlowModel::gather_component() {
+  for (size_t i = 0; i < comp_classes_.size(); ++i) {
+    const Class& c = classes_[comp_classes_[i]];
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+      ResHot& r = res_[uses_[u].resource];
+      if (r.stamp == stamp_) continue;
+      r.stamp = stamp_;
+      r.local = static_cast<uint32_t>(comp_res_.size());
+      comp_res_.push_back(uses_[u].resource);
+      for (uint32_t other : cold_[uses_[u].resource].active) {
+        Class& oc = classes_[owner_[other]];
+        if (oc.stamp == stamp_) continue;
+        oc.stamp = stamp_;
+        comp_classes_.push_back(owner_[other]);
+      }
+    }
   }
 }
 
@@ -288,22 +257,7 @@ void FlowModel::solve_component(uint32_t seed, TimePs now) {
   comp_res_.clear();
   classes_[seed].stamp = stamp_;
   comp_classes_.push_back(seed);
-  for (size_t i = 0; i < comp_classes_.size(); ++i) {
-    const Class& c = classes_[comp_classes_[i]];
-    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
-      Res& r = res_[uses_[u].resource];
-      if (r.stamp == stamp_) continue;
-      r.stamp = stamp_;
-      r.local = static_cast<uint32_t>(comp_res_.size());
-      comp_res_.push_back(uses_[u].resource);
-      for (uint32_t other : r.active) {
-        Class& oc = classes_[owner_[other]];
-        if (oc.stamp == stamp_) continue;
-        oc.stamp = stamp_;
-        comp_classes_.push_back(owner_[other]);
-      }
-    }
-  }
+  if (!alone(classes_[seed])) gather_component();
   stats_.classes_solved += comp_classes_.size();
   stats_.max_component = std::max<uint64_t>(stats_.max_component, comp_classes_.size());
 
@@ -317,7 +271,7 @@ void FlowModel::solve_component(uint32_t seed, TimePs now) {
     c.rate_ps = rate / kPsPerS;
     schedule(seed, now);
     for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u)
-      set_load(res_[uses_[u].resource], c.count * uses_[u].weight * rate, now);
+      set_load(uses_[u].resource, c.count * uses_[u].weight * rate, now);
     ++stats_.solver_rounds;
     return;
   }
@@ -349,7 +303,7 @@ void FlowModel::solve_component(uint32_t seed, TimePs now) {
     for (uint32_t u = mc.first_use; u < mc.first_use + mc.use_count; ++u)
       comp_load_[problem_.uses[u].resource] += c.count * problem_.uses[u].weight * rates_[i];
   }
-  for (size_t i = 0; i < comp_res_.size(); ++i) set_load(res_[comp_res_[i]], comp_load_[i], now);
+  for (size_t i = 0; i < comp_res_.size(); ++i) set_load(comp_res_[i], comp_load_[i], now);
 }
 
 double FlowModel::path_rate(uint32_t path) const {

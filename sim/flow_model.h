@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/bandwidth_model.h"
+#include "sim/due_queue.h"
 #include "sim/max_min.h"
 
 namespace parascope::sim {
@@ -28,13 +29,24 @@ class FlowModel final : public BandwidthModel {
   size_t resource_count() const override { return res_.size(); }
   double capacity(uint32_t r) const override { return res_[r].capacity; }
   uint32_t intern_path(std::span<const PathUse> uses, double bound) override;
-  void start(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag) override;
+  void start(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag) override {
+    ++stats_.flows_started;
+    if (latency > 0 && last_line_ < lines_.size()) {  // the common case inline: same delay line, room left
+      DelayLine& line = lines_[last_line_];
+      if (line.latency == latency && line.size < line.ring.size()) {
+        line.ring[(line.head + line.size) & (line.ring.size() - 1)] = Pending{now + latency, path, bytes, tag};
+        ++line.size;
+        return;
+      }
+    }
+    start_slow(now, path, bytes, latency, tag);
+  }
   TimePs next_time() override;
   void advance(TimePs t, std::vector<uint64_t>& completed) override;
   void resolve(TimePs now) override;
   const ResourceUsage& usage(uint32_t r) const override;
   void record_samples(uint32_t r) override { res_[r].record = true; }
-  const std::vector<LoadSample>& samples(uint32_t r) const override { return res_[r].samples; }
+  const std::vector<LoadSample>& samples(uint32_t r) const override { return cold_[r].samples; }
   size_t active_flows() const override { return active_flows_; }
 
   const FlowModelStats& stats() const { return stats_; }
@@ -59,9 +71,18 @@ class FlowModel final : public BandwidthModel {
       head_ = (head_ + 1) & mask_;
       --size_;
     }
-    void push(const Flow& f);
+    void push(const Flow& f) {  // the common case, in order and with room, inline
+      if (size_ < buf_.size() && (size_ == 0 || !before(f, buf_[(head_ + size_ - 1) & mask_]))) {
+        buf_[(head_ + size_) & mask_] = f;
+        ++size_;
+        return;
+      }
+      push_slow(f);
+    }
 
    private:
+    static bool before(const Flow& a, const Flow& b) { return a.key != b.key ? a.key < b.key : a.seq < b.seq; }
+    void push_slow(const Flow& f);
     std::vector<Flow> buf_;
     size_t head_ = 0, size_ = 0, mask_ = 0;
   };
@@ -77,17 +98,21 @@ class FlowModel final : public BandwidthModel {
     uint32_t stamp = 0;
     bool dirty = false;
   };
-  static constexpr uint32_t kNotDue = 0xffffffffu;
-  struct Res {
+  // Resources split by temperature: what every solve reads (compact, stays in cache) and the lists
+  // only joins, leaves and component searches walk.
+  struct ResHot {
     double capacity = 0;
-    std::vector<uint32_t> active;  // uses (index into uses_) of classes with flows
-    std::vector<uint32_t> all;     // uses of every class (for the byte totals)
     double load = 0;
-    mutable ResourceUsage usage;   // bytes filled in by usage()
-    bool record = false;
-    std::vector<LoadSample> samples;
+    double peak = 0;
     uint32_t stamp = 0;
     uint32_t local = 0;
+    uint32_t active_n = 0;  // == cold.active.size()
+    bool record = false;
+  };
+  struct ResCold {
+    std::vector<uint32_t> active;  // uses (index into uses_) of classes with flows
+    std::vector<uint32_t> all;     // uses of every class (for the byte totals)
+    std::vector<LoadSample> samples;
   };
   struct Pending {
     TimePs due;
@@ -100,29 +125,21 @@ class FlowModel final : public BandwidthModel {
     std::vector<Pending> ring;  // power-of-two size
     size_t head = 0, size = 0;
   };
-  struct Due {
-    TimePs time;
-    uint32_t cls;
-  };
-  // due_: an indexed min-heap on (time, class) with one entry per class that has flows in
-  // progress; a class's entry moves in place when its completion time changes.
-  bool due_before(const Due& a, const Due& b) const { return a.time != b.time ? a.time < b.time : a.cls < b.cls; }
-  void due_set(uint32_t c, TimePs t);
-  void due_remove(uint32_t c);
-  void due_move(size_t i, Due d);
-  void sift_up(size_t i);
-  void sift_down(size_t i);
-
+  bool live(uint32_t cls, uint32_t version) const { return versions_[cls] == version; }
+  void start_slow(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag);
   void join(uint32_t c, double bytes, uint64_t tag, TimePs t);
   void complete(uint32_t c, TimePs t, std::vector<uint64_t>& completed);
   void catch_up(Class& c, TimePs t);
   void mark_dirty(uint32_t c);
   void schedule(uint32_t c, TimePs now);
   void solve_component(uint32_t seed, TimePs now);
+  bool alone(const Class& c) const;  // no other class with flows on any of its resources
+  void gather_component();           // extends comp_classes_/comp_res_ through shared resources
+  void set_load(uint32_t r, double load, TimePs now);
 
-  void set_load(Res& r, double load, TimePs now);
-
-  std::vector<Res> res_;
+  std::vector<ResHot> res_;
+  std::vector<ResCold> cold_;
+  mutable ResourceUsage usage_scratch_;
   std::vector<Class> classes_;
   std::vector<PathUse> uses_;
   std::vector<uint32_t> owner_;  // per use: its class
@@ -130,8 +147,9 @@ class FlowModel final : public BandwidthModel {
   std::map<std::pair<std::vector<std::pair<uint32_t, double>>, double>, uint32_t> path_ids_;
   std::vector<DelayLine> lines_;
   size_t last_line_ = 0;
-  std::vector<Due> due_;
-  std::vector<uint32_t> heap_pos_;  // per class: place in due_, kNotDue when nothing is scheduled
+  DueQueue due_;
+  std::vector<uint32_t> versions_;  // per class: bumped whenever its scheduled completion changes
+  std::vector<uint32_t> due_now_;   // scratch for advance()
   std::vector<uint32_t> dirty_;
   uint64_t seq_ = 0;
   uint32_t stamp_ = 0;

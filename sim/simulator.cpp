@@ -76,18 +76,17 @@ struct alignas(64) Simulator::ConnState {
 };
 
 struct alignas(64) Simulator::ActorState {  // hot: touched by every op
+  const Op* op = nullptr;   // next op of the current section
+  const Op* end = nullptr;  // end of the current section
   const Program* prog = nullptr;
-  const uint32_t* slots = nullptr;
   uint32_t hot_slot[2] = {0, 0};  // slots 0 and 1 (a ring's out and in connections) inline
   uint32_t iter = 0;
   uint32_t rep = 0;
   uint32_t sends_pending = 0;
-  uint32_t idx = 0;
   uint32_t block_on = 0;
   uint32_t puts_out = 0;
-  uint8_t phase = 0;      // see run_actor
+  uint8_t phase = 0;      // see next_section
   Block block = Block::kNone;
-  uint32_t slot(uint32_t i) const { return i < 2 ? hot_slot[i] : slots[i]; }
 };
 
 struct Simulator::ActorCold {  // touched at start, end and by compute ops
@@ -126,7 +125,9 @@ Simulator::Simulator(const Platform& platform, const Workload& workload, SimOpti
     const Actor& actor = w_.actors[a];
     if (actor.program >= w_.programs.size()) throw std::invalid_argument("actor " + std::to_string(a) + " names an unknown program");
     actors_[a].prog = &w_.programs[actor.program];
-    actors_[a].slots = actor.slots.data();
+    const std::vector<Op>& prologue = actors_[a].prog->prologue;
+    actors_[a].op = prologue.data();
+    actors_[a].end = prologue.data() + prologue.size();
     for (size_t i = 0; i < 2 && i < actor.slots.size(); ++i) actors_[a].hot_slot[i] = actor.slots[i];
   }
   gpus_.resize(platform_.gpu_count());
@@ -257,7 +258,7 @@ void Simulator::build_paths() {
   }
 }
 
-void Simulator::make_ready(uint32_t a) {
+inline void Simulator::make_ready(uint32_t a) {
   ActorState& s = actors_[a];
   if (s.block == Block::kReady || s.block == Block::kDone) return;
   s.block = Block::kReady;
@@ -266,7 +267,7 @@ void Simulator::make_ready(uint32_t a) {
 
 bool Simulator::all_done(uint32_t a) const { return actors_[a].sends_pending == 0 && actors_[a].puts_out == 0; }
 
-void Simulator::try_match(uint32_t ci, TimePs now) {
+inline void Simulator::try_match(uint32_t ci, TimePs now) {
   ConnState& c = conns_[ci];
   const uint32_t limit = std::min(c.puts, c.gets());
   while (c.started < limit) {
@@ -340,75 +341,74 @@ void Simulator::finish_actor(uint32_t a, TimePs now) {
   }
 }
 
+// Moves to the next non-empty section: phases 0 prologue, 1 head, 2 steps (x step_repeat), 3 tail
+// (1-3 repeat `iterations` times), 4 epilogue, 5 end. False at the end.
+bool Simulator::next_section(ActorState& s) {
+  const Program& p = *s.prog;
+  auto enter = [&](const std::vector<Op>& ops) {
+    s.op = ops.data();
+    s.end = ops.data() + ops.size();
+  };
+  for (;;) {
+    switch (s.phase) {
+      case 0:  // prologue done
+        s.iter = 0;
+        s.phase = p.iterations ? 1 : 4;
+        (s.phase == 1 ? enter(p.head) : enter(p.epilogue));
+        break;
+      case 1:
+        s.rep = 0;
+        s.phase = 2;
+        enter(p.steps);
+        if (p.step_repeat == 0) s.op = s.end;
+        break;
+      case 2:
+        if (++s.rep < p.step_repeat && !p.steps.empty()) {
+          enter(p.steps);
+          break;
+        }
+        s.phase = 3;
+        enter(p.tail);
+        break;
+      case 3:
+        if (++s.iter < p.iterations) {
+          s.phase = 1;
+          enter(p.head);
+        } else {
+          s.phase = 4;
+          enter(p.epilogue);
+        }
+        break;
+      default:
+        s.phase = 5;
+        return false;
+    }
+    if (s.op != s.end) return true;
+  }
+}
+
+uint32_t Simulator::slot(uint32_t a, const ActorState& s, uint32_t i) const {
+  return i < 2 ? s.hot_slot[i] : w_.actors[a].slots[i];
+}
+
 void Simulator::run_actor(uint32_t a, TimePs now) {
   ActorState& s = actors_[a];
   const Program& p = *s.prog;
   s.block = Block::kNone;
   for (;;) {
-    // Find the next op: phases 0 prologue, 1 head, 2 steps (x step_repeat), 3 tail (1-3 repeat
-    // `iterations` times), 4 epilogue, 5 end.
-    const Op* next = nullptr;
-    switch (s.phase) {
-      case 0:
-        if (s.idx < p.prologue.size()) next = &p.prologue[s.idx];
-        else {
-          s.phase = p.iterations ? 1 : 4;
-          s.idx = 0;
-          s.iter = 0;
-          continue;
-        }
-        break;
-      case 1:
-        if (s.idx < p.head.size()) next = &p.head[s.idx];
-        else {
-          s.phase = 2;
-          s.idx = 0;
-          s.rep = 0;
-          continue;
-        }
-        break;
-      case 2:
-        if (s.rep < p.step_repeat && !p.steps.empty()) {
-          if (s.idx < p.steps.size()) next = &p.steps[s.idx];
-          else {
-            s.idx = 0;
-            ++s.rep;
-            continue;
-          }
-        } else {
-          s.phase = 3;
-          s.idx = 0;
-          continue;
-        }
-        break;
-      case 3:
-        if (s.idx < p.tail.size()) next = &p.tail[s.idx];
-        else {
-          s.idx = 0;
-          s.phase = ++s.iter < p.iterations ? 1 : 4;
-          continue;
-        }
-        break;
-      case 4:
-        if (s.idx < p.epilogue.size()) next = &p.epilogue[s.idx];
-        else {
-          s.phase = 5;
-          continue;
-        }
-        break;
-      default:
-        if (!all_done(a)) {
-          s.block = Block::kAll;
-          return;
-        }
-        finish_actor(a, now);
+    if (s.op == s.end && (s.phase == 5 || !next_section(s))) {
+      if (!all_done(a)) {
+        s.block = Block::kAll;
         return;
+      }
+      finish_actor(a, now);
+      return;
     }
-    const Op& op = *next;
+    const Op& op = *s.op;
     const bool in_body = s.phase >= 1 && s.phase <= 3;
     switch (op.kind) {
       case OpKind::kSend: {
-        const uint32_t ci = s.slot(op.target);
+        const uint32_t ci = slot(a, s, op.target);
         ConnState& c = conns_[ci];
         while (c.puts - c.acked >= c.window) {
           if (!c.done(c.acked, done_bits_)) {
@@ -435,7 +435,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
         break;
       }
       case OpKind::kRecv: {
-        const uint32_t ci = s.slot(op.target);
+        const uint32_t ci = slot(a, s, op.target);
         ConnState& c = conns_[ci];
         if (!(c.consumed < c.started && c.done(c.consumed, done_bits_))) {
           s.block = Block::kRecv;
@@ -454,7 +454,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
         const double bytes = op.bytes != kChunkBytes ? op.bytes
                              : (in_body && s.iter + 1 == p.iterations) ? p.last_chunk_bytes
                                                                         : p.chunk_bytes;
-        const uint32_t put = s.slot(op.target);
+        const uint32_t put = slot(a, s, op.target);
         ++s.puts_out;
         flows_.start(now, put_path_.at(put), bytes, path_latency_[put_path_[put]], make_tag(kTagPut, a, cold_[a].put_seq++));
         ++result_.messages;
@@ -470,7 +470,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
       case OpKind::kDelay:
         break;  // handled below: they block after advancing
       case OpKind::kSignal: {
-        const uint32_t k = s.slot(op.target);
+        const uint32_t k = slot(a, s, op.target);
         ++counters_.at(k);
         auto& waiters = counter_waiters_[k];
         size_t keep = 0;
@@ -485,7 +485,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
       case OpKind::kWait: {
         const int64_t need = op.offset + (in_body ? int64_t{s.iter} * op.amount : 0) +
                              (s.phase == 2 ? int64_t{s.rep} * op.per_step : 0);
-        const uint32_t k = s.slot(op.target);
+        const uint32_t k = slot(a, s, op.target);
         if (counters_.at(k) < need) {
           s.block = Block::kCounter;
           s.block_on = static_cast<uint32_t>(need);
@@ -497,7 +497,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
     }
     const OpKind kind = op.kind;
     const int64_t amount = op.amount;
-    ++s.idx;
+    ++s.op;
     if (kind == OpKind::kCompute) {
       start_compute(a, amount, now);
       s.block = Block::kCompute;
@@ -546,11 +546,13 @@ SimResult Simulator::run() {
       completed_.clear();
       flows_.advance(t, completed_);
       // Messages finishing together belong to many connections and actors: fetch ahead.
+      // Run the actors a completion wakes right away, while their state is in cache.
       constexpr size_t kAhead = 4;
       for (size_t i = 0; i < completed_.size(); ++i) {
         if (i + kAhead < completed_.size() && (completed_[i + kAhead] >> 62) == kTagMessage)
           __builtin_prefetch(&conns_[(completed_[i + kAhead] >> kSeqBits) & kIdMask]);
         on_transfer_done(completed_[i], t);
+        for (; ready_head_ < ready_.size(); ++ready_head_) run_actor(ready_[ready_head_], t);
       }
     }
     while (true) {

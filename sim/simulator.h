@@ -67,7 +67,9 @@ class Simulator {
   void build_paths();
   void start_actor(uint32_t a, TimePs now);
   void run_actor(uint32_t a, TimePs now);
-  void make_ready(uint32_t a);
+  bool next_section(ActorState& s);
+  uint32_t slot(uint32_t a, const ActorState& s, uint32_t i) const;
+  void make_ready(uint32_t a);  // defined inline in simulator.cpp
   void try_match(uint32_t c, TimePs now);
   void on_transfer_done(uint64_t tag, TimePs now);
   void finish_actor(uint32_t a, TimePs now);
