@@ -121,23 +121,23 @@ void FlowModel::mark_dirty(uint32_t c) {
   }
 }
 
-void FlowModel::join(uint32_t ci, double bytes, uint64_t tag, TimePs t) {
+void FlowModel::activate(uint32_t ci, TimePs t) {
   Class& c = classes_[ci];
   catch_up(c, t);
-  if (c.count == 0) {
-    c.served = 0;  // a fresh clock keeps the doubles small
-    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
-      auto& active = cold_[uses_[u].resource].active;
-      pos_[u] = static_cast<uint32_t>(active.size());
-      active.push_back(u);
-      ++res_[uses_[u].resource].active_n;
-    }
-  }
-  c.bytes += bytes;
-  c.flows.push(Flow{c.served + bytes, seq_++, tag});
-  ++c.count;
-  ++active_flows_;
   mark_dirty(ci);
+  if (c.count) return;
+  c.served = 0;  // a fresh clock keeps the doubles small
+  for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+    auto& active = cold_[uses_[u].resource].active;
+    pos_[u] = static_cast<uint32_t>(active.size());
+    active.push_back(u);
+    ++res_[uses_[u].resource].active_n;
+  }
+}
+
+void FlowModel::join(uint32_t ci, double bytes, uint64_t tag, TimePs t) {
+  activate(ci, t);
+  add_flow(classes_[ci], bytes, tag);
 }
 
 void FlowModel::complete(uint32_t ci, TimePs t, std::vector<uint64_t>& completed) {
@@ -165,11 +165,19 @@ void FlowModel::complete(uint32_t ci, TimePs t, std::vector<uint64_t>& completed
 
 void FlowModel::advance(TimePs t, std::vector<uint64_t>& completed) {
   for (DelayLine& l : lines_) {
+    // Flows ending their latency together often share a path: a run of them joins at once.
+    uint32_t run_path = UINT32_MAX;
+    Class* c = nullptr;
     while (l.size && l.ring[l.head].due == t) {
-      const Pending p = l.ring[l.head];
+      const Pending& p = l.ring[l.head];
+      if (p.path != run_path) {
+        activate(p.path, t);
+        run_path = p.path;
+        c = &classes_[p.path];
+      }
+      add_flow(*c, p.bytes, p.tag);
       l.head = (l.head + 1) & (l.ring.size() - 1);
       --l.size;
-      join(p.path, p.bytes, p.tag, t);
     }
   }
   const auto is_live = [this](uint32_t c, uint32_t v) { return live(c, v); };

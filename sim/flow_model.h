@@ -128,6 +128,13 @@ class FlowModel final : public BandwidthModel {
   bool live(uint32_t cls, uint32_t version) const { return versions_[cls] == version; }
   void start_slow(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag);
   void join(uint32_t c, double bytes, uint64_t tag, TimePs t);
+  void activate(uint32_t c, TimePs t);  // clock caught up, marked dirty, on its resources' lists
+  void add_flow(Class& c, double bytes, uint64_t tag) {
+    c.bytes += bytes;
+    c.flows.push(Flow{c.served + bytes, seq_++, tag});
+    ++c.count;
+    ++active_flows_;
+  }
   void complete(uint32_t c, TimePs t, std::vector<uint64_t>& completed);
   void catch_up(Class& c, TimePs t);
   void mark_dirty(uint32_t c);

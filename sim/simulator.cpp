@@ -63,14 +63,14 @@ struct alignas(64) Simulator::ConnState {
   uint16_t bytes_mask = 0;// pending-bytes ring size - 1 (a power of two >= window)
   bool receiving = false; // receiver started: `window` receives are posted ahead of `consumed`
   uint32_t gets() const { return receiving ? consumed + window : 0; }
+  // done_mask >= 63, so a message's bit in its word is i & 63
   uint64_t& word(uint32_t i, std::vector<uint64_t>& bits) {
-    const uint32_t b = i & done_mask;
-    return done_mask == 63 ? done_word : bits[done_base + (b >> 6)];
+    return done_mask == 63 ? done_word : bits[done_base + ((i & done_mask) >> 6)];
   }
-  bool done(uint32_t i, std::vector<uint64_t>& bits) { return (word(i, bits) >> (i & done_mask & 63)) & 1; }
+  bool done(uint32_t i, std::vector<uint64_t>& bits) { return (word(i, bits) >> (i & 63)) & 1; }
   void set_done(uint32_t i, bool v, std::vector<uint64_t>& bits) {
     uint64_t& w = word(i, bits);
-    const uint64_t bit = uint64_t{1} << (i & done_mask & 63);
+    const uint64_t bit = uint64_t{1} << (i & 63);
     w = v ? (w | bit) : (w & ~bit);
   }
 };
@@ -396,13 +396,19 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
   const Program& p = *s.prog;
   s.block = Block::kNone;
   for (;;) {
-    if (s.op == s.end && (s.phase == 5 || !next_section(s))) {
-      if (!all_done(a)) {
-        s.block = Block::kAll;
+    if (s.op == s.end) {
+      if (s.phase == 2 && s.rep + 1 < p.step_repeat && !p.steps.empty()) {  // the next repetition of the steps
+        ++s.rep;
+        s.op = p.steps.data();
+        s.end = s.op + p.steps.size();
+      } else if (s.phase == 5 || !next_section(s)) {
+        if (!all_done(a)) {
+          s.block = Block::kAll;
+          return;
+        }
+        finish_actor(a, now);
         return;
       }
-      finish_actor(a, now);
-      return;
     }
     const Op& op = *s.op;
     const bool in_body = s.phase >= 1 && s.phase <= 3;
@@ -511,7 +517,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
   }
 }
 
-void Simulator::on_transfer_done(uint64_t tag, TimePs now) {
+inline void Simulator::on_transfer_done(uint64_t tag, TimePs now) {
   (void)now;
   const uint64_t kind = tag >> 62;
   const auto id = static_cast<uint32_t>((tag >> kSeqBits) & kIdMask);
