@@ -189,3 +189,30 @@ TEST_CASE("Simulator: LL128 moves 128/120 of the payload, the summary reports th
   // auto with ll_max_bytes above the size: LL doubles it, 200 + 2400 ns
   REQUIRE(run("sendrecv:bytes=1200,channels=1,ll_max_bytes=4096").makespan == 2600 * kNs);
 }
+
+TEST_CASE("Simulator: fused all-gather + GEMM, communication on dedicated SMs or on warps", "[sim][golden]") {
+  // 2 GPUs of 4 SMs, 1e12 FLOP/s, interference 0.5; GEMM 1000^3 (2e9 FLOP = 2 ms on the whole GPU),
+  // A row-sharded: each rank gathers 500 x 1000 x 2 B = 1e6 B, one message of 200 ns + 1 ms.
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const std::string gemm = "gemm_m=1000,gemm_n=1000,gemm_k=1000,num_comm_sms=1,channels=1";
+  // inter_sm: the GEMM has 3 of 4 SMs. Local half (1 ms of whole-GPU work) starts at 0 at
+  // 0.75 / 1.5 = 0.5 while the gather runs (to 1000.2 us): 500.1 us done; the other 499.9 us at 0.75
+  // take 666.533 us (1666.733 us); the gathered half (1 ms) at 0.75: 1333.333 us -> 3000.067 us.
+  const SimResult inter = simulate(t, "allgather_gemm:" + gemm + ",overlap=inter_sm");
+  REQUIRE(static_cast<double>(inter.makespan) / kNs == Approx(3000066.7).margin(1));
+  // intra_sm: all 4 SMs compute, slowed by 1.5 while the gather runs: 666.8 us done by 1000.2 us,
+  // 333.2 us more at full rate (1333.4 us), then the gathered half at full rate: 2333.4 us.
+  const SimResult intra = simulate(t, "allgather_gemm:" + gemm + ",overlap=intra_sm");
+  REQUIRE(static_cast<double>(intra.makespan) / kNs == Approx(2333400).margin(1));
+}
+
+TEST_CASE("Simulator: GEMM + reduce-scatter sends each tile once it is computed", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  // C partial 1000 x 1000 x 2 B = 2e6 B per rank, two tiles of 1 ms of whole-GPU work each. The
+  // communication actor (1 SM) runs for the whole fused kernel, so the GEMM runs at 0.75 / 1.5 = 0.5
+  // throughout: tile 1 0 -> 2000 us; its half (1e6 B) goes out at 2000 us and lands at 3000.2 us;
+  // tile 2 2000 -> 4000 us; the final receive-reduce needs tile 2, so everything ends at 4000 us.
+  const SimResult r = simulate(t, "gemm_reducescatter:gemm_m=1000,gemm_n=1000,gemm_k=1000,num_comm_sms=1,channels=1");
+  REQUIRE(r.makespan == 4'000'000 * kNs);
+  REQUIRE(r.messages == 2);
+}
