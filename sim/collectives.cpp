@@ -29,15 +29,6 @@ Mechanism mechanism_of(const std::string& s) {
   return Mechanism::kLdSt;
 }
 
-const SmTransferModel* sm_model(const GpuSpec& g, Mechanism m) {
-  switch (m) {
-    case Mechanism::kTma: return &g.tma;
-    case Mechanism::kLdSt: return &g.ldst;
-    case Mechanism::kMultimem: return &g.multimem;
-    default: return nullptr;
-  }
-}
-
 TimePs ns_to_ps_round(double ns) { return static_cast<TimePs>(std::llround(ns * kPsPerNs)); }
 
 Op send(uint32_t conn, double bytes = kChunkBytes) { return Op{OpKind::kSend, conn, bytes, 0, 0, 0}; }
@@ -105,7 +96,7 @@ class Builder {
   void ring(StepCtx& s, CollectiveOp op, double slice, const std::vector<uint32_t>* arrival_counters = nullptr,
             const std::vector<uint32_t>* tile_counters = nullptr, double sms_per_channel = 1, uint32_t held = 1);
   void tree_allreduce(StepCtx& s, double bytes);
-  void direct(StepCtx& s, CollectiveOp op, double per_peer, double recv_w);
+  void direct(StepCtx& s, double per_peer, double recv_w);
   void two_shot(StepCtx& s, double bytes);
   void nvls(StepCtx& s, double bytes);
   void sendrecv(StepCtx& s, double bytes);
@@ -150,7 +141,7 @@ void Builder::intern_programs(const std::vector<uint32_t>& actors) {
 }
 
 double Builder::agent_capacity(const StepCtx& s, int32_t gpu, double sms) const {
-  const SmTransferModel* m = sm_model(p_.gpu(gpu), s.mech);
+  const SmTransferModel* m = sm_transfer_model(p_.gpu(gpu), s.mech);
   if (!m || m->per_sm_bytes_per_s <= 0 || sms <= 0) return 0;
   const double threads = static_cast<double>(s.k->get_int("threads_per_channel"));
   return sms * m->per_sm_bytes_per_s * std::min(1.0, threads / std::max<uint32_t>(1, m->per_sm_threads));
@@ -337,7 +328,7 @@ void Builder::tree_allreduce(StepCtx& s, double bytes) {
 
 // Every rank sends a piece to every peer directly (peers in rotated order to spread the load), then
 // receives theirs: one-shot all-reduce, direct all-gather / reduce-scatter, all-to-all.
-void Builder::direct(StepCtx& s, CollectiveOp /*op*/, double per_peer, double recv_w) {
+void Builder::direct(StepCtx& s, double per_peer, double recv_w) {
   const int n = s.n;
   const double slice = per_peer / s.channels;
   const uint32_t chunks = chunks_for(s, slice);
@@ -553,7 +544,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       spec.op = CollectiveOp::kAllReduce;
       if (algo == "ring") ring(s, CollectiveOp::kAllReduce, bytes / s.n / s.channels);
       else if (algo == "tree") tree_allreduce(s, bytes);
-      else if (algo == "one_shot") direct(s, CollectiveOp::kAllReduce, bytes, 0.75);
+      else if (algo == "one_shot") direct(s, bytes, 0.75);
       else if (algo == "two_shot") two_shot(s, bytes);
       else nvls(s, bytes);
     } else if (op == "allgather") {
@@ -561,14 +552,14 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       spec.op = CollectiveOp::kAllGather;
       spec.algbw_bytes = payload * s.n;
       if (algo == "ring") ring(s, CollectiveOp::kAllGather, bytes / s.channels);
-      else direct(s, CollectiveOp::kAllGather, bytes, 0);
+      else direct(s, bytes, 0);
     } else if (op == "reducescatter") {
       spec.op = CollectiveOp::kReduceScatter;
       if (algo == "ring") ring(s, CollectiveOp::kReduceScatter, bytes / s.n / s.channels);
-      else direct(s, CollectiveOp::kReduceScatter, bytes / s.n, 0.5);
+      else direct(s, bytes / s.n, 0.5);
     } else if (op == "alltoall") {
       spec.op = CollectiveOp::kAllToAll;
-      direct(s, CollectiveOp::kAllToAll, bytes / s.n, 0);
+      direct(s, bytes / s.n, 0);
     } else if (op == "sendrecv") {
       spec.op = CollectiveOp::kSendRecv;
       sendrecv(s, bytes);

@@ -8,6 +8,15 @@
 
 namespace parascope::sim {
 
+const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m) {
+  switch (m) {
+    case Mechanism::kTma: return &g.tma;
+    case Mechanism::kLdSt: return &g.ldst;
+    case Mechanism::kMultimem: return &g.multimem;
+    default: return nullptr;
+  }
+}
+
 std::string_view to_string(ResourceKind k) {
   switch (k) {
     case ResourceKind::kLink: return "link";

@@ -18,6 +18,9 @@
 
 namespace parascope::sim {
 
+// The SM-driven transfer model of a mechanism (TMA, LD/ST, multimem); nullptr for the copy engine.
+const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m);
+
 enum class ResourceKind : uint8_t { kLink, kCrossbar, kNicTx, kNicRx, kHbm, kMechanismPort, kAgent };
 std::string_view to_string(ResourceKind k);
 

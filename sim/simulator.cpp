@@ -17,33 +17,9 @@ constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
 constexpr uint64_t kIdMask = (uint64_t{1} << kIdBits) - 1;
 uint64_t make_tag(uint64_t kind, uint64_t id, uint64_t seq) { return (kind << 62) | (id << kSeqBits) | (seq & kSeqMask); }
 
-const SmTransferModel* sm_model(const GpuSpec& g, Mechanism m) {
-  switch (m) {
-    case Mechanism::kTma: return &g.tma;
-    case Mechanism::kLdSt: return &g.ldst;
-    case Mechanism::kMultimem: return &g.multimem;
-    default: return nullptr;
-  }
-}
-
 TimePs ns_ps(double ns) { return static_cast<TimePs>(std::llround(ns * kPsPerNs)); }
 
 }  // namespace
-
-uint64_t Workload::messages() const {
-  uint64_t n = 0;
-  for (const Actor& a : actors) {
-    auto count = [](const std::vector<Op>& ops) {
-      uint64_t k = 0;
-      for (const Op& op : ops) k += op.kind == OpKind::kSend || op.kind == OpKind::kPut;
-      return k;
-    };
-    const Program& p = programs.at(a.program);
-    n += count(p.prologue) + (count(p.head) + count(p.steps) * p.step_repeat + count(p.tail)) * p.iterations +
-         count(p.epilogue);
-  }
-  return n;
-}
 
 // Hot per-connection state in one cache line: message counters (32 bits: 4 G messages per
 // connection at most, checked), done flags as bits (inline for windows up to 31, else in
@@ -144,7 +120,7 @@ void Simulator::build_paths() {
   // SM-driven mechanisms charge the driving SMs (the actor's agent) and the GPU's aggregate SM copy
   // throughput by the primitive's weight; every mechanism with a measured cap charges its port.
   auto add_sm = [&](int32_t gpu, Mechanism m, int32_t agent, double weight) {
-    if (sm_model(platform_.gpu(gpu), m) == nullptr || !(weight > 0)) return;
+    if (sm_transfer_model(platform_.gpu(gpu), m) == nullptr || !(weight > 0)) return;
     if (agent >= 0) uses.push_back({static_cast<uint32_t>(agent), weight});
     if (int32_t pipe = platform_.sm_copy(gpu); pipe >= 0) uses.push_back({static_cast<uint32_t>(pipe), weight});
   };
@@ -164,7 +140,7 @@ void Simulator::build_paths() {
     if (m == Mechanism::kCopyEngine) {
       if (g.copy_engine.rate_bytes_per_s > 0) bound = g.copy_engine.rate_bytes_per_s;
       latency += ns_ps(g.copy_engine.setup_ns);
-    } else if (const SmTransferModel* sm = sm_model(g, m)) {
+    } else if (const SmTransferModel* sm = sm_transfer_model(g, m)) {
       latency += ns_ps(sm->setup_ns);
     }
   };

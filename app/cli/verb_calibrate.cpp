@@ -16,10 +16,6 @@
 #include "sim/simulation.h"
 #include "trace/core/topology_json.h"
 
-#ifndef PARASCOPE_RESOURCE_DIR
-#define PARASCOPE_RESOURCE_DIR "resources"
-#endif
-
 namespace parascope::cli {
 
 namespace {
@@ -36,11 +32,6 @@ const std::vector<OptionSpec> kOptions = {
 };
 
 constexpr int kCalibrateSchemaVersion = 1;
-
-std::string preset_dir() {
-  if (const char* env = std::getenv("PARASCOPE_RESOURCES")) return std::string(env) + "/topologies";
-  return std::string(PARASCOPE_RESOURCE_DIR) + "/topologies";
-}
 
 }  // namespace
 
@@ -59,7 +50,7 @@ int run_calibrate(const VerbArgs& argv) {
   if (base_name.empty()) throw UsageError("the sweep names no machine: give --base NAME|PATH");
   Topology topo;
   try {
-    topo = sim::find_topology(base_name, preset_dir());
+    topo = sim::find_topology(base_name, topology_preset_dir());
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

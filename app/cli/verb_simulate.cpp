@@ -37,11 +37,6 @@ const std::vector<OptionSpec> kOptions = {
 
 constexpr int kSimulateSchemaVersion = 1;
 
-std::string preset_dir() {
-  if (const char* env = std::getenv("PARASCOPE_RESOURCES")) return std::string(env) + "/topologies";
-  return std::string(PARASCOPE_RESOURCE_DIR) + "/topologies";
-}
-
 std::string gbps(double bytes_per_s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB/s", bytes_per_s / 1e9);
@@ -174,12 +169,17 @@ void sort_resources(sim::SimSummary& s) {
 
 }  // namespace
 
+std::string topology_preset_dir() {
+  if (const char* env = std::getenv("PARASCOPE_RESOURCES")) return std::string(env) + "/topologies";
+  return std::string(PARASCOPE_RESOURCE_DIR) + "/topologies";
+}
+
 int run_simulate(const VerbArgs& argv) {
   const Args args(kOptions, argv);
   if (args.flag("--help")) {
     std::printf("usage: parascope-cli simulate --topology NAME|PATH --workload PATH|SPEC [options]\n%s\npresets:",
                 options_help(kOptions).c_str());
-    for (const auto& n : sim::preset_names(preset_dir())) std::printf(" %s", n.c_str());
+    for (const auto& n : sim::preset_names(topology_preset_dir())) std::printf(" %s", n.c_str());
     std::printf("\nworkload ops:");
     for (const auto& o : sim::workload_ops()) std::printf(" %s", o.c_str());
     std::printf("\n");
@@ -201,7 +201,7 @@ int run_simulate(const VerbArgs& argv) {
 
   sim::SimulationInput in;
   try {
-    in.topology = sim::find_topology(*topo_arg, preset_dir());
+    in.topology = sim::find_topology(*topo_arg, topology_preset_dir());
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
