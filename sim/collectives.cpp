@@ -96,8 +96,7 @@ class Builder {
   void ring(StepCtx& s, CollectiveOp op, double slice, const std::vector<uint32_t>* arrival_counters = nullptr,
             const std::vector<uint32_t>* tile_counters = nullptr, double sms_per_channel = 1, uint32_t held = 1);
   void tree_allreduce(StepCtx& s, double bytes);
-  void direct(StepCtx& s, double per_peer, double recv_w);
-  void two_shot(StepCtx& s, double bytes);
+  void direct(StepCtx& s, double per_peer, double recv_w, int phases = 1);
   void nvls(StepCtx& s, double bytes);
   void sendrecv(StepCtx& s, double bytes);
   void fused(StepCtx& s, bool allgather_first);
@@ -327,8 +326,10 @@ void Builder::tree_allreduce(StepCtx& s, double bytes) {
 }
 
 // Every rank sends a piece to every peer directly (peers in rotated order to spread the load), then
-// receives theirs: one-shot all-reduce, direct all-gather / reduce-scatter, all-to-all.
-void Builder::direct(StepCtx& s, double per_peer, double recv_w) {
+// receives theirs: one-shot all-reduce, direct all-gather / reduce-scatter, all-to-all. With
+// phases = 2, two-shot all-reduce: reduce-scatter to each piece's owner, then all-gather of the
+// reduced pieces, both chunk by chunk on one connection per pair.
+void Builder::direct(StepCtx& s, double per_peer, double recv_w, int phases) {
   const int n = s.n;
   const double slice = per_peer / s.channels;
   const uint32_t chunks = chunks_for(s, slice);
@@ -341,29 +342,7 @@ void Builder::direct(StepCtx& s, double per_peer, double recv_w) {
     for (int r = 0; r < n; ++r) {
       const uint32_t me = actor[r];
       Program& p = prog(me);
-      for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
-      for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
-      set_chunks(actor[r], chunks, slice);
-    }
-  }
-}
-
-// Two-shot all-reduce: reduce-scatter by direct sends to each piece's owner, then all-gather of the
-// reduced pieces by direct sends; both phases chunk by chunk on one connection per pair.
-void Builder::two_shot(StepCtx& s, double bytes) {
-  const int n = s.n;
-  const double slice = bytes / n / s.channels;
-  const uint32_t chunks = chunks_for(s, slice);
-  for (uint32_t ch = 0; ch < s.channels; ++ch) {
-    std::vector<uint32_t> actor(n);
-    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
-    std::vector<std::vector<uint32_t>> conn(n, std::vector<uint32_t>(n, 0));
-    for (int r = 0; r < n; ++r)
-      for (int d = 1; d < n; ++d) conn[r][(r + d) % n] = connect(s, actor[r], actor[(r + d) % n], 1.0, 0.5);
-    for (int r = 0; r < n; ++r) {
-      const uint32_t me = actor[r];
-      Program& p = prog(me);
-      for (int phase = 0; phase < 2; ++phase) {
+      for (int phase = 0; phase < phases; ++phase) {
         for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
         for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
       }
@@ -545,7 +524,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       if (algo == "ring") ring(s, CollectiveOp::kAllReduce, bytes / s.n / s.channels);
       else if (algo == "tree") tree_allreduce(s, bytes);
       else if (algo == "one_shot") direct(s, bytes, 0.75);
-      else if (algo == "two_shot") two_shot(s, bytes);
+      else if (algo == "two_shot") direct(s, bytes / s.n, 0.5, 2);
       else nvls(s, bytes);
     } else if (op == "allgather") {
       // bytes: the per-rank input; NCCL reports algbw on the gathered output

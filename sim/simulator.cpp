@@ -493,8 +493,7 @@ void Simulator::run_actor(uint32_t a, TimePs now) {
   }
 }
 
-inline void Simulator::on_transfer_done(uint64_t tag, TimePs now) {
-  (void)now;
+inline void Simulator::on_transfer_done(uint64_t tag) {
   const uint64_t kind = tag >> 62;
   const auto id = static_cast<uint32_t>((tag >> kSeqBits) & kIdMask);
   if (kind == kTagPut) {
@@ -533,7 +532,7 @@ SimResult Simulator::run() {
       for (size_t i = 0; i < completed_.size(); ++i) {
         if (i + kAhead < completed_.size() && (completed_[i + kAhead] >> 62) == kTagMessage)
           __builtin_prefetch(&conns_[(completed_[i + kAhead] >> kSeqBits) & kIdMask]);
-        on_transfer_done(completed_[i], t);
+        on_transfer_done(completed_[i]);
         for (; ready_head_ < ready_.size(); ++ready_head_) run_actor(ready_[ready_head_], t);
       }
     }

@@ -71,7 +71,7 @@ class Simulator {
   uint32_t slot(uint32_t a, const ActorState& s, uint32_t i) const;
   void make_ready(uint32_t a);  // defined inline in simulator.cpp
   void try_match(uint32_t c, TimePs now);
-  void on_transfer_done(uint64_t tag, TimePs now);
+  void on_transfer_done(uint64_t tag);
   void finish_actor(uint32_t a, TimePs now);
   void start_compute(uint32_t a, int64_t work_ps, TimePs now);
   void rerate_computes(int32_t gpu, TimePs now);
