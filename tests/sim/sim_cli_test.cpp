@@ -79,7 +79,7 @@ TEST_CASE("simulate: bad inputs get one clear line", "[sim][cli]") {
 TEST_CASE("calibrate: fits the probe's curves and writes a measured topology", "[sim][cli]") {
   const auto dir = test::temp_dir("calibrate");
   const auto out = (dir / "h200x2.json").string();
-  const auto r = run_command(cli() + " calibrate " + test::source_path("resources/calibration/h200x2_p2p.json") + " -o " + out);
+  const auto r = run_command(cli() + " calibrate " + test::source_path("resources/calibration/h200x2_probe_p2p.json") + " -o " + out);
   REQUIRE(r.exit_code == 0);
   REQUIRE_THAT(r.out, Catch::Contains("copy engine") && Catch::Contains("residuals"));
   const Topology t = load_topology_file(out);
