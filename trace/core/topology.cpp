@@ -1,8 +1,32 @@
 #include "trace/core/topology.h"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace parascope {
+
+double sm_model_rate(const SmTransferModel& m, double sms, double threads) {
+  const double t = threads > 0 ? threads : m.per_sm_threads;
+  const double scale = std::min(1.0, t / std::max<uint32_t>(1, m.per_sm_threads));
+  const double linear = std::max(0.0, sms) * m.per_sm_bytes_per_s * scale;
+  if (!(m.cap_bytes_per_s > 0)) return linear;
+  const double lo = std::min(linear, m.cap_bytes_per_s), hi = std::max(linear, m.cap_bytes_per_s);
+  if (!(m.sharpness > 0) || !(lo > 0)) return lo;
+  return lo * std::pow(1.0 + std::pow(lo / hi, m.sharpness), -1.0 / m.sharpness);
+}
+
+double NcclProfile::rate_at(double bytes) const {
+  if (channel_rate.empty()) return 0;
+  if (bytes <= channel_rate.front().first) return channel_rate.front().second;
+  if (bytes >= channel_rate.back().first) return channel_rate.back().second;
+  size_t i = 1;
+  while (channel_rate[i].first < bytes) ++i;
+  const auto& [x0, y0] = channel_rate[i - 1];
+  const auto& [x1, y1] = channel_rate[i];
+  const double f = std::log(bytes / x0) / std::log(x1 / x0);
+  return std::exp(std::log(y0) * (1 - f) + std::log(y1) * f);
+}
 
 std::string_view to_string(Calibration c) { return c == Calibration::kMeasured ? "measured" : "datasheet"; }
 

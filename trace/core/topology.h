@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parascope {
@@ -23,19 +24,29 @@ enum class Medium : uint8_t { kNvLink, kPcie, kInfiniBand, kEthernet, kHostLink,
 std::string_view to_string(Medium m);
 
 // Copy-engine model: a transfer of b bytes takes setup_ns + b / rate (fitted on measured curves).
+// The GPU's copy engines together move at most `rate` to peers; traffic the other way (both
+// directions at once) costs reverse_weight per byte of that budget (the bidirectional penalty).
 struct CopyEngineModel {
   uint32_t count = 0;               // copy engines usable for peer traffic
   double setup_ns = 0;              // fixed cost per copy (launch + DMA setup)
   double rate_bytes_per_s = 0;      // asymptotic per-copy rate
+  double reverse_weight = 0;        // bytes/s of the peer's budget one byte/s costs (0: no penalty)
 };
 
-// SM-driven transfer models (per SM, saturating at the link): rate(k SMs) = min(k * per_sm, cap).
+// SM-driven transfer models (per SM, saturating at the link): a kernel on k SMs moves
+// rate(k) = smooth_min(k * per_sm, cap; sharpness) = m * (1 + (m / M)^s)^(-1/s) with m, M the smaller
+// and larger of the two (s = 0: the hard min(k * per_sm, cap)). Transfers in the other direction at
+// the same time cost reverse_weight per byte of the cap (requests, acknowledgements).
 struct SmTransferModel {
   double per_sm_bytes_per_s = 0;
   double cap_bytes_per_s = 0;       // 0: only the link limits it
-  double setup_ns = 0;              // per message (issue + completion signal)
+  double setup_ns = 0;              // per message, beyond the kernel launch (issue + completion)
   uint32_t per_sm_threads = 1024;   // block size per_sm was measured with; fewer threads move less
+  double sharpness = 0;             // s of the smooth min; 0: hard min
+  double reverse_weight = 0;        // bidirectional penalty, as in CopyEngineModel
 };
+// rate(k) of an SM model in bytes/s for k SMs of `threads` threads (threads 0: per_sm_threads).
+double sm_model_rate(const SmTransferModel& m, double sms, double threads = 0);
 
 struct GpuSpec {
   std::string model;                 // "NVIDIA H200"
@@ -45,14 +56,32 @@ struct GpuSpec {
   double fp32_flops = 0;
   uint64_t memory_bytes = 0;
   CopyEngineModel copy_engine;
-  SmTransferModel tma;               // cp.async.bulk to peer memory
-  SmTransferModel ldst;              // 16-byte vector stores/loads to peer memory
+  SmTransferModel tma;               // cp.async.bulk to peer memory (push: the sender's SMs)
+  SmTransferModel ldst;              // 16-byte vector stores to peer memory (push)
+  SmTransferModel tma_pull;          // bulk loads of peer memory by the receiver's SMs
+  SmTransferModel ldst_pull;         // 16-byte loads of peer memory by the receiver's SMs
   SmTransferModel multimem;          // multimem.st / ld_reduce through an NVSwitch
   double comm_interference = 0;      // fractional slow-down of compute while communication runs
   // Bytes/s all SMs together can copy with loads + stores (0: not modelled). SM-driven transfers
   // charge it by their primitive's memory operations (a reduce-and-forward costs more than a copy).
   double sm_copy_bytes_per_s = 0;
   double kernel_latency_ns = 0;      // a communication kernel's fixed cost before its first transfer
+  double signal_latency_ns = 0;      // a cross-GPU flag (fence + remote flag store + poll) beyond the route
+  double local_copy_bytes_per_s = 0; // per SM of 1024 threads: bytes/s it copies inside its GPU (0: not SM-limited)
+  double reduce_cost = 1;            // a local reduction's HBM traffic counts this many times (interleaved streams)
+};
+
+// How NCCL behaves on this machine (library behaviour, measured, not hardware): the fixed cost of its
+// kernels and the rate one channel reaches as a function of the bytes a ring step moves per rank, its
+// protocol and chunking choices folded in. Knots are interpolated log-log and clamped at the ends.
+struct NcclProfile {
+  double collective_latency_ns = 0;  // a collective kernel's fixed cost (launch, work setup)
+  double p2p_latency_ns = 0;         // a grouped send/recv's fixed cost
+  double step_latency_ns = 0;        // per message between ranks (hand-over of a chunk)
+  uint32_t channels = 0;             // channels NCCL runs with (0: the knob decides)
+  std::vector<std::pair<double, double>> channel_rate;  // (bytes per ring step, bytes/s per channel)
+  // Per-channel rate for a step of `bytes` (0 without knots).
+  double rate_at(double bytes) const;
 };
 
 struct SwitchSpec {
@@ -88,6 +117,7 @@ struct Topology {
   std::string calibration_source;    // where the numbers come from (file, date, command)
   std::vector<TopoNode> nodes;
   std::vector<TopoLink> links;
+  std::optional<NcclProfile> nccl;   // measured NCCL behaviour (presets calibrated with NCCL timings)
 
   size_t gpu_count() const;
   // Node index of the GPU with gpu_index i, or -1.

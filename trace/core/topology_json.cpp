@@ -27,6 +27,10 @@ void read_sm_model(const JsonField& f, SmTransferModel& m) {
     if (n < 1 || n > 1024) t->fail("per_sm_threads must be between 1 and 1024");
     m.per_sm_threads = static_cast<uint32_t>(n);
   }
+  m.sharpness = f.get_double("sharpness", m.sharpness);
+  if (m.sharpness < 0) f.at("sharpness").fail("sharpness must be >= 0 (0: hard min)");
+  m.reverse_weight = f.get_double("reverse_weight", m.reverse_weight);
+  if (m.reverse_weight < 0) f.at("reverse_weight").fail("reverse_weight must be >= 0");
 }
 
 void read_gpu(const JsonField& f, GpuSpec& g) {
@@ -46,26 +50,45 @@ void read_gpu(const JsonField& f, GpuSpec& g) {
   if (g.sm_copy_bytes_per_s < 0) f.at("sm_copy_GBps").fail("sm_copy_GBps must be >= 0");
   g.kernel_latency_ns = f.get_double("kernel_latency_ns", g.kernel_latency_ns);
   if (g.kernel_latency_ns < 0) f.at("kernel_latency_ns").fail("kernel_latency_ns must be >= 0");
+  g.signal_latency_ns = f.get_double("signal_latency_ns", g.signal_latency_ns);
+  if (g.signal_latency_ns < 0) f.at("signal_latency_ns").fail("signal_latency_ns must be >= 0");
+  g.local_copy_bytes_per_s = f.get_double("local_copy_per_sm_GBps", g.local_copy_bytes_per_s / kG) * kG;
+  if (g.local_copy_bytes_per_s < 0) f.at("local_copy_per_sm_GBps").fail("local_copy_per_sm_GBps must be >= 0");
+  g.reduce_cost = f.get_double("reduce_cost", g.reduce_cost);
+  if (!(g.reduce_cost > 0)) f.at("reduce_cost").fail("reduce_cost must be > 0");
   if (auto ce = f.get("copy_engine")) {
     g.copy_engine.count = static_cast<uint32_t>(ce->get_int("count", g.copy_engine.count));
     g.copy_engine.setup_ns = ce->get_double("setup_ns", g.copy_engine.setup_ns);
     g.copy_engine.rate_bytes_per_s = ce->get_double("rate_GBps", g.copy_engine.rate_bytes_per_s / kG) * kG;
-    if (g.copy_engine.setup_ns < 0 || g.copy_engine.rate_bytes_per_s < 0) ce->fail("setup_ns and rate_GBps must be >= 0");
+    g.copy_engine.reverse_weight = ce->get_double("reverse_weight", g.copy_engine.reverse_weight);
+    if (g.copy_engine.setup_ns < 0 || g.copy_engine.rate_bytes_per_s < 0 || g.copy_engine.reverse_weight < 0)
+      ce->fail("setup_ns, rate_GBps and reverse_weight must be >= 0");
   }
   if (auto m = f.get("tma")) read_sm_model(*m, g.tma);
   if (auto m = f.get("ldst")) read_sm_model(*m, g.ldst);
+  if (auto m = f.get("tma_pull")) read_sm_model(*m, g.tma_pull);
+  if (auto m = f.get("ldst_pull")) read_sm_model(*m, g.ldst_pull);
   if (auto m = f.get("multimem")) read_sm_model(*m, g.multimem);
 }
 
 JsonValue sm_model_json(const SmTransferModel& m) {
-  return JsonValue::object({{"per_sm_GBps", JsonValue::number(m.per_sm_bytes_per_s / kG)},
-                            {"cap_GBps", JsonValue::number(m.cap_bytes_per_s / kG)},
-                            {"setup_ns", JsonValue::number(m.setup_ns)},
-                            {"per_sm_threads", JsonValue::number(static_cast<int64_t>(m.per_sm_threads))}});
+  JsonValue v = JsonValue::object({{"per_sm_GBps", JsonValue::number(m.per_sm_bytes_per_s / kG)},
+                                   {"cap_GBps", JsonValue::number(m.cap_bytes_per_s / kG)},
+                                   {"setup_ns", JsonValue::number(m.setup_ns)},
+                                   {"per_sm_threads", JsonValue::number(static_cast<int64_t>(m.per_sm_threads))}});
+  if (m.sharpness > 0) v.set("sharpness", JsonValue::number(m.sharpness));
+  if (m.reverse_weight > 0) v.set("reverse_weight", JsonValue::number(m.reverse_weight));
+  return v;
 }
 
+bool has_model(const SmTransferModel& m) { return m.per_sm_bytes_per_s > 0 || m.cap_bytes_per_s > 0; }
+
 JsonValue gpu_json(const GpuSpec& g) {
-  return JsonValue::object({
+  JsonValue ce = JsonValue::object({{"count", JsonValue::number(static_cast<int64_t>(g.copy_engine.count))},
+                                    {"setup_ns", JsonValue::number(g.copy_engine.setup_ns)},
+                                    {"rate_GBps", JsonValue::number(g.copy_engine.rate_bytes_per_s / kG)}});
+  if (g.copy_engine.reverse_weight > 0) ce.set("reverse_weight", JsonValue::number(g.copy_engine.reverse_weight));
+  JsonValue v = JsonValue::object({
       {"model", JsonValue::string(g.model)},
       {"sm_count", JsonValue::number(static_cast<int64_t>(g.sm_count))},
       {"hbm_GBps", JsonValue::number(g.hbm_bytes_per_s / kG)},
@@ -75,13 +98,50 @@ JsonValue gpu_json(const GpuSpec& g) {
       {"comm_interference", JsonValue::number(g.comm_interference)},
       {"sm_copy_GBps", JsonValue::number(g.sm_copy_bytes_per_s / kG)},
       {"kernel_latency_ns", JsonValue::number(g.kernel_latency_ns)},
-      {"copy_engine", JsonValue::object({{"count", JsonValue::number(static_cast<int64_t>(g.copy_engine.count))},
-                                         {"setup_ns", JsonValue::number(g.copy_engine.setup_ns)},
-                                         {"rate_GBps", JsonValue::number(g.copy_engine.rate_bytes_per_s / kG)}})},
+      {"copy_engine", std::move(ce)},
       {"tma", sm_model_json(g.tma)},
       {"ldst", sm_model_json(g.ldst)},
       {"multimem", sm_model_json(g.multimem)},
   });
+  // Written only when set, so presets without them stay as they were.
+  if (has_model(g.tma_pull)) v.set("tma_pull", sm_model_json(g.tma_pull));
+  if (has_model(g.ldst_pull)) v.set("ldst_pull", sm_model_json(g.ldst_pull));
+  if (g.signal_latency_ns > 0) v.set("signal_latency_ns", JsonValue::number(g.signal_latency_ns));
+  if (g.local_copy_bytes_per_s > 0) v.set("local_copy_per_sm_GBps", JsonValue::number(g.local_copy_bytes_per_s / kG));
+  if (g.reduce_cost != 1) v.set("reduce_cost", JsonValue::number(g.reduce_cost));
+  return v;
+}
+
+NcclProfile read_nccl(const JsonField& f) {
+  NcclProfile p;
+  p.collective_latency_ns = f.get_double("collective_latency_ns", 0);
+  p.p2p_latency_ns = f.get_double("p2p_latency_ns", p.collective_latency_ns);
+  p.step_latency_ns = f.get_double("step_latency_ns", 0);
+  if (p.collective_latency_ns < 0 || p.p2p_latency_ns < 0 || p.step_latency_ns < 0) f.fail("latencies must be >= 0");
+  const int64_t ch = f.get_int("channels", 0);
+  if (ch < 0 || ch > 128) f.at("channels").fail("channels must be between 0 and 128");
+  p.channels = static_cast<uint32_t>(ch);
+  if (auto knots = f.get("channel_rate")) {
+    for (size_t i = 0; i < knots->size(); ++i) {
+      const JsonField k = knots->at(i);
+      const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
+      if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
+      if (!p.channel_rate.empty() && bytes <= p.channel_rate.back().first) k.fail("knots must be in increasing step_bytes");
+      p.channel_rate.emplace_back(bytes, rate);
+    }
+  }
+  return p;
+}
+
+JsonValue nccl_json(const NcclProfile& p) {
+  JsonValue knots = JsonValue::array();
+  for (const auto& [bytes, rate] : p.channel_rate)
+    knots.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
+  return JsonValue::object({{"collective_latency_ns", JsonValue::number(p.collective_latency_ns)},
+                            {"p2p_latency_ns", JsonValue::number(p.p2p_latency_ns)},
+                            {"step_latency_ns", JsonValue::number(p.step_latency_ns)},
+                            {"channels", JsonValue::number(static_cast<int64_t>(p.channels))},
+                            {"channel_rate", std::move(knots)}});
 }
 
 }  // namespace
@@ -164,6 +224,7 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
     link.name = l.get_string("name", "");
     t.links.push_back(std::move(link));
   }
+  if (auto n = root.get("nccl")) t.nccl = read_nccl(*n);
   if (auto problems = t.validate(); !problems.empty()) root.fail("invalid topology: " + problems.front());
   return t;
 }
@@ -198,13 +259,15 @@ JsonValue topology_to_json(const Topology& t) {
     if (!l.name.empty()) link.set("name", JsonValue::string(l.name));
     links.push(std::move(link));
   }
-  return JsonValue::object({{"schema_version", JsonValue::number(static_cast<int64_t>(kTopologySchemaVersion))},
-                            {"name", JsonValue::string(t.name)},
-                            {"description", JsonValue::string(t.description)},
-                            {"calibration", JsonValue::string(std::string(to_string(t.calibration)))},
-                            {"calibration_source", JsonValue::string(t.calibration_source)},
-                            {"nodes", std::move(nodes)},
-                            {"links", std::move(links)}});
+  JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(static_cast<int64_t>(kTopologySchemaVersion))},
+                                     {"name", JsonValue::string(t.name)},
+                                     {"description", JsonValue::string(t.description)},
+                                     {"calibration", JsonValue::string(std::string(to_string(t.calibration)))},
+                                     {"calibration_source", JsonValue::string(t.calibration_source)},
+                                     {"nodes", std::move(nodes)},
+                                     {"links", std::move(links)}});
+  if (t.nccl) doc.set("nccl", nccl_json(*t.nccl));
+  return doc;
 }
 
 }  // namespace parascope
