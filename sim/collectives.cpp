@@ -24,10 +24,17 @@ double ring_weight(CollectiveOp op, int n) {
 
 Mechanism mechanism_of(const std::string& s) {
   if (s == "ce") return Mechanism::kCopyEngine;
-  if (s == "tma") return Mechanism::kTma;
+  if (s == "tma" || s == "tma_pull") return Mechanism::kTma;
   if (s == "multimem") return Mechanism::kMultimem;
   return Mechanism::kLdSt;
 }
+bool is_pull(const std::string& s) { return s == "ldst_pull" || s == "tma_pull"; }
+
+// LL: 8 payload bytes per 16-byte line (data + flag words), written as 16-byte stores the link
+// carries at half the efficiency of full lines: 4 bytes of link and mechanism capacity per payload
+// byte, the factor NCCL's own tuning model gives LL (bus bandwidth / 4). Our LL all-reduce at 256 KiB
+// (docs/accuracy.md) is 6.1 us measured, 6.3 us with 4, 3.8 us with 2.
+constexpr double kLlWire = 4.0;
 
 TimePs ns_to_ps_round(double ns) { return static_cast<TimePs>(std::llround(ns * kPsPerNs)); }
 
@@ -54,10 +61,16 @@ class Builder {
     std::vector<int32_t> gpus;
     int n = 0;
     Mechanism mech = Mechanism::kLdSt;
+    bool pull = false;                 // the receiver's SMs read (ldst_pull, tma_pull)
     uint32_t channels = 1;
     uint32_t window = 8;
     bool step_granularity = false;
     double chunk_limit = 0;
+    double threads = 1024;             // per channel (block)
+    double kernel_sms = 0;             // SMs the step's kernel holds on each GPU (saturation curve)
+    const NcclProfile* nccl = nullptr; // NCCL's measured behaviour drives this step
+    double nccl_rate = 0;              // its per-channel rate at this step's size (agent bytes/s)
+    std::map<int32_t, uint32_t> group_of;  // GPU -> kernel group
     std::vector<uint32_t> actors;      // created by this step
   };
 
@@ -70,6 +83,8 @@ class Builder {
   uint32_t comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms);
   uint32_t compute_actor(StepCtx& s, int rank, uint32_t sms);
   uint32_t connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, double recv_w);
+  uint32_t flag_connection(StepCtx& s, uint32_t a, uint32_t b);
+  uint32_t local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs);
   uint32_t counter() { return w_.counters++; }
   Program& prog(uint32_t actor) {
     if (progs_.size() <= actor) progs_.resize(actor + 1);
@@ -96,9 +111,11 @@ class Builder {
   void ring(StepCtx& s, CollectiveOp op, double slice, const std::vector<uint32_t>* arrival_counters = nullptr,
             const std::vector<uint32_t>* tile_counters = nullptr, double sms_per_channel = 1, uint32_t held = 1);
   void tree_allreduce(StepCtx& s, double bytes);
-  void direct(StepCtx& s, double per_peer, double recv_w, int phases = 1);
+  enum class DirectKind { kOneShot, kTwoShot, kAllGather, kReduceScatter, kAllToAll };
+  void direct(StepCtx& s, DirectKind kind, double bytes, bool ll);
   void nvls(StepCtx& s, double bytes);
   void sendrecv(StepCtx& s, double bytes);
+  void alltoall(StepCtx& s, double bytes);
   void fused(StepCtx& s, bool allgather_first);
   void gemm(StepCtx& s);
 
@@ -139,11 +156,15 @@ void Builder::intern_programs(const std::vector<uint32_t>& actors) {
   }
 }
 
+// An actor's SMs: with NCCL's profile, the measured per-channel rate; otherwise the mechanism's
+// per-SM rate (linear in SMs; the kernel group carries the saturation).
 double Builder::agent_capacity(const StepCtx& s, int32_t gpu, double sms) const {
-  const SmTransferModel* m = sm_transfer_model(p_.gpu(gpu), s.mech);
+  if (s.nccl) return s.nccl_rate * sms;
+  const SmTransferModel* m = sm_transfer_model(p_.gpu(gpu), s.mech, s.pull);
   if (!m || m->per_sm_bytes_per_s <= 0 || sms <= 0) return 0;
-  const double threads = static_cast<double>(s.k->get_int("threads_per_channel"));
-  return sms * m->per_sm_bytes_per_s * std::min(1.0, threads / std::max<uint32_t>(1, m->per_sm_threads));
+  SmTransferModel linear = *m;
+  linear.cap_bytes_per_s = 0;
+  return sm_model_rate(linear, sms, s.threads);
 }
 
 uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms) {
@@ -154,6 +175,16 @@ uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_
   a.agent_capacity = agent_capacity(s, a.gpu, sms_equiv);
   a.collective = s.collective;
   a.channel = channel;
+  // The kernel's SMs on this GPU move at most the mechanism's saturation curve at their count.
+  if (!s.nccl && s.kernel_sms > 0 && a.agent_capacity > 0) {
+    const SmTransferModel* m = sm_transfer_model(p_.gpu(a.gpu), s.mech, s.pull);
+    const double cap = m ? sm_model_rate(*m, s.kernel_sms, s.threads) : 0;
+    if (cap > 0 && m->cap_bytes_per_s > 0) {
+      auto [it, inserted] = s.group_of.try_emplace(a.gpu, static_cast<uint32_t>(w_.group_capacity.size()));
+      if (inserted) w_.group_capacity.push_back(cap);
+      a.group = it->second;
+    }
+  }
   const uint32_t total = p_.gpu(a.gpu).sm_count;
   uint32_t& next = next_comm_sm_[a.gpu];
   a.first_sm = total - 1 - (next % total);  // lanes from the top, like small grids land on real GPUs
@@ -181,11 +212,55 @@ uint32_t Builder::connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, dou
   c.src = a;
   c.dst = b;
   c.mechanism = s.mech;
+  c.pull = s.pull;
   c.window = s.window;
   c.send_weight = send_w;
   c.recv_weight = recv_w;
+  if (s.nccl) c.latency_ns = s.nccl->step_latency_ns;
   w_.connections.push_back(c);
   return static_cast<uint32_t>(w_.connections.size() - 1);
+}
+
+// A barrier flag from a to b: no bytes; arrives after the route's latency plus the GPU's signal
+// latency (fence, remote flag store, poll).
+uint32_t Builder::flag_connection(StepCtx& s, uint32_t a, uint32_t b) {
+  Connection c;
+  c.src = a;
+  c.dst = b;
+  c.mechanism = s.mech;
+  c.window = s.window;
+  c.send_weight = 0;
+  c.recv_weight = 0;
+  const int32_t ga = w_.actors[a].gpu, gb = w_.actors[b].gpu;
+  const double route_ns = ga == gb ? 0.0 : static_cast<double>(p_.route(ga, gb).latency) / kPsPerNs;
+  c.latency_ns = route_ns + p_.gpu(ga).signal_latency_ns;
+  w_.connections.push_back(c);
+  return static_cast<uint32_t>(w_.connections.size() - 1);
+}
+
+// A pass inside the actor's GPU over its chunk: a copy (1 input) or a reduction of `inputs` buffers.
+// SMs: a copy costs one unit (a load and a store), a reduction (inputs + 1) / 2; one SM of 1024
+// threads does local_copy_per_sm units per second, fewer threads proportionally less. A TMA kernel's
+// copies are bulk copies (its TMA unit, like its pushes: one unit of the mechanism). HBM: every read
+// and the write, a reduction's traffic counted reduce_cost times (interleaved streams).
+uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs) {
+  const int32_t g = w_.actors[actor].gpu;
+  const GpuSpec& spec = p_.gpu(g);
+  PutSpec put;
+  put.actor = actor;
+  put.mechanism = s.mech;
+  put.sources = {g};
+  put.destinations = {g};
+  put.local = true;
+  put.hbm_weight = reduce ? (inputs + 1.0) * spec.reduce_cost : 2.0;
+  put.weight = 0;
+  const Actor& a = w_.actors[actor];
+  const double agent_per_sm = a.agent_capacity / std::max<uint32_t>(1, a.sms);
+  const double local_rate = spec.local_copy_bytes_per_s * std::min(1.0, s.threads / 1024.0);
+  if (!reduce && s.mech == Mechanism::kTma) put.weight = a.agent_capacity > 0 ? 1.0 : 0.0;
+  else if (local_rate > 0 && a.agent_capacity > 0) put.weight = agent_per_sm / local_rate * (reduce ? (inputs + 1) / 2.0 : 1.0);
+  w_.puts.push_back(put);
+  return static_cast<uint32_t>(w_.puts.size() - 1);
 }
 
 std::vector<int32_t> Builder::ring_order(const StepCtx& s, uint32_t channel) const {
@@ -325,28 +400,110 @@ void Builder::tree_allreduce(StepCtx& s, double bytes) {
   }
 }
 
-// Every rank sends a piece to every peer directly (peers in rotated order to spread the load), then
-// receives theirs: one-shot all-reduce, direct all-gather / reduce-scatter, all-to-all. With
-// phases = 2, two-shot all-reduce: reduce-scatter to each piece's owner, then all-gather of the
-// reduced pieces, both chunk by chunk on one connection per pair.
-void Builder::direct(StepCtx& s, double per_peer, double recv_w, int phases) {
+// The project's direct kernels (docs/kernels.md), one block per SM and channel, each block owning its
+// share of the data on every rank; blocks meet their peers through per-block barriers (a fence, a
+// flag to every peer, a wait for theirs):
+//   one-shot all-reduce, push: push my input to every peer's scratch, barrier, reduce locally
+//     (LL: lines carry their flags, twice the bytes on the wire, no barrier); pull: barrier, read
+//     every peer's input and reduce, barrier
+//   two-shot all-reduce: push piece p to rank p, barrier, reduce my piece and push it to every
+//     rank, barrier
+//   all-gather: barrier, push my block to every rank (and my own output), barrier
+//   reduce-scatter: push piece p to rank p, barrier, reduce mine, barrier (the two-shot kernel's
+//     first half; pull: barrier, read and reduce, barrier)
+//   all-to-all: barrier, push piece p to rank p, copy my own piece, barrier
+// `bytes` is the per-rank buffer (all-gather: the per-rank input).
+void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
   const int n = s.n;
-  const double slice = per_peer / s.channels;
-  const uint32_t chunks = chunks_for(s, slice);
-  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+  const double ch = s.channels;
+  const double piece = (kind == DirectKind::kOneShot || kind == DirectKind::kAllGather) ? bytes / ch : bytes / n / ch;
+  const double wire = ll ? kLlWire : 1.0;
+  for (uint32_t c = 0; c < s.channels; ++c) {
     std::vector<uint32_t> actor(n);
-    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
-    std::vector<std::vector<uint32_t>> conn(n, std::vector<uint32_t>(n, 0));
+    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, c, 1, 1);
+    // data[r][p]: the connection carrying r's data to p (pull: driven by p); flag[r][p] likewise.
+    std::vector<std::vector<uint32_t>> data(n, std::vector<uint32_t>(n, 0)), flag = data;
     for (int r = 0; r < n; ++r)
-      for (int d = 1; d < n; ++d) conn[r][(r + d) % n] = connect(s, actor[r], actor[(r + d) % n], 1.0, recv_w);
+      for (int p = 0; p < n; ++p) {
+        if (p == r) continue;
+        data[r][p] = s.pull ? connect(s, actor[r], actor[p], 0.0, 1.0) : connect(s, actor[r], actor[p], 1.0, 0.0);
+        flag[r][p] = flag_connection(s, actor[r], actor[p]);
+      }
     for (int r = 0; r < n; ++r) {
       const uint32_t me = actor[r];
-      Program& p = prog(me);
-      for (int phase = 0; phase < phases; ++phase) {
-        for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
-        for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
+      std::vector<Op>& ops = prog(me).head;
+      auto peers = [&](auto fn) {
+        for (int d = 1; d < n; ++d) fn((r + d) % n);
+      };
+      auto barrier = [&] {
+        ops.push_back(wait_all());
+        peers([&](int p) { ops.push_back(send(slot(me, flag[r][p]), 0)); });
+        peers([&](int p) { ops.push_back(recv(slot(me, flag[p][r]))); });
+      };
+      auto send_all = [&](double b) { peers([&](int p) { ops.push_back(send(slot(me, data[r][p]), b)); }); };
+      auto recv_all = [&] { peers([&](int p) { ops.push_back(recv(slot(me, data[p][r]))); }); };
+      auto local = [&](bool reduce, int inputs, double b) { ops.push_back(put(slot(me, local_pass(s, me, reduce, inputs)), b)); };
+      switch (kind) {
+        case DirectKind::kOneShot:
+          if (s.pull) {
+            barrier();
+            send_all(piece);
+            local(true, n, piece);
+            recv_all();
+            barrier();
+          } else if (ll) {
+            send_all(piece * wire);
+            recv_all();
+            local(true, n, piece);
+          } else {
+            send_all(piece);
+            barrier();
+            recv_all();
+            local(true, n, piece);
+          }
+          break;
+        case DirectKind::kTwoShot:
+          send_all(piece);
+          barrier();
+          recv_all();
+          local(true, n, piece);
+          send_all(piece);
+          barrier();
+          recv_all();
+          break;
+        case DirectKind::kAllGather:
+          barrier();
+          send_all(piece * wire);
+          local(false, 1, piece);
+          barrier();
+          recv_all();
+          break;
+        case DirectKind::kReduceScatter:
+          if (s.pull) {
+            barrier();
+            send_all(piece);
+            local(true, n, piece);
+            recv_all();
+            barrier();
+          } else {
+            send_all(piece * wire);
+            barrier();
+            recv_all();
+            local(true, n, piece);
+            barrier();
+          }
+          break;
+        case DirectKind::kAllToAll:
+          barrier();
+          send_all(piece * wire);
+          ops.push_back(wait_all());
+          local(false, 1, piece);
+          barrier();
+          recv_all();
+          break;
       }
-      set_chunks(actor[r], chunks, slice);
+      ops.push_back(wait_all());
+      prog(me).iterations = 1;
     }
   }
 }
@@ -399,6 +556,29 @@ void Builder::sendrecv(StepCtx& s, double bytes) {
       Program& p = prog(me);
       p.head = {send(slot(me, out[r])), recv(slot(me, out[(r + n - 1) % n]))};
       set_chunks(actor[r], chunks, slice);
+    }
+  }
+}
+
+// All-to-all as NCCL runs it: grouped send/recv of piece p to rank p on every channel, the rank's own
+// piece copied locally by the same kernel.
+void Builder::alltoall(StepCtx& s, double bytes) {
+  const int n = s.n;
+  const double slice = bytes / n / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    std::vector<uint32_t> actor(n);
+    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
+    std::vector<std::vector<uint32_t>> conn(n, std::vector<uint32_t>(n, 0));
+    for (int r = 0; r < n; ++r)
+      for (int d = 1; d < n; ++d) conn[r][(r + d) % n] = connect(s, actor[r], actor[(r + d) % n], 1.0, 1.0);
+    for (int r = 0; r < n; ++r) {
+      const uint32_t me = actor[r];
+      Program& p = prog(me);
+      for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
+      p.head.push_back(put(slot(me, local_pass(s, me, false, 1))));
+      for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
+      set_chunks(me, chunks, slice);
     }
   }
 }
@@ -489,16 +669,39 @@ void Builder::add(const WorkloadStep& step, size_t index) {
 
   const std::string algo = k.get_enum("algorithm");
   const auto payload = static_cast<double>(k.get_int("bytes"));
-  // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
-  // payload; the summary still reports the payload.
-  std::string protocol = k.get_enum("protocol");
-  if (protocol == "auto")
-    protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
-               : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
-                                                                               : "simple";
-  const double wire = protocol == "ll" ? 2.0 : protocol == "ll128" ? 128.0 / 120.0 : 1.0;
-  const double bytes = payload * wire;
   const std::string& op = step.op;
+  const std::string mech_name = k.get_enum("mechanism");
+  s.pull = is_pull(mech_name);
+  s.threads = static_cast<double>(k.get_int("threads_per_channel"));
+  const bool fused_op = op == "allgather_gemm" || op == "gemm_reducescatter";
+  const bool direct_kernel = algo == "one_shot" || algo == "two_shot";
+  if (s.pull && !direct_kernel)
+    fail(s, "mechanism=" + mech_name + " is for the direct kernels (algorithm=one_shot or two_shot)");
+  if (s.pull && (op == "allgather" || op == "alltoall" || algo == "two_shot"))
+    fail(s, "mechanism=" + mech_name + ": only the one-shot all-reduce and reduce-scatter pull");
+  // NCCL's algorithms (ring, tree, send/recv, its all-to-all) follow the topology's measured NCCL
+  // profile when it has one: its per-channel rate at this step size, its fixed costs.
+  const bool nccl_algo = !fused_op && op != "gemm" && (algo == "ring" || algo == "tree");
+  if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
+    s.nccl = &*p_.topology().nccl;
+    if (s.nccl->channels > 0 && !k.is_set("channels")) s.channels = s.nccl->channels;
+    const double step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
+    s.nccl_rate = s.nccl->rate_at(step_bytes);
+  }
+  // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
+  // payload; the summary still reports the payload. The direct kernels use their own stores (simple
+  // unless protocol=ll); NCCL's measured profile has its protocols folded into its rates.
+  std::string protocol = k.get_enum("protocol");
+  if (protocol == "auto") {
+    if (s.nccl || direct_kernel || fused_op) protocol = "simple";
+    else
+      protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
+                 : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
+                                                                                 : "simple";
+  }
+  const double wire = s.nccl || direct_kernel ? 1.0 : protocol == "ll" ? kLlWire : protocol == "ll128" ? 128.0 / 120.0 : 1.0;
+  const bool ll = protocol == "ll";
+  const double bytes = payload * wire;
   CollectiveSpec spec;
   spec.name = op;
   spec.algorithm = algo;
@@ -508,37 +711,40 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   spec.gpus = s.gpus;
   spec.stream = step.stream;
   spec.algbw_bytes = payload;
-  const bool allows_other_algos = op == "allreduce" || op == "allgather" || op == "reducescatter";
+  const bool allows_other_algos = op == "allreduce" || op == "allgather" || op == "reducescatter" || op == "alltoall";
   if (!allows_other_algos && algo != "ring" && k.is_set("algorithm"))
     fail(s, "algorithm=" + algo + " does not apply to " + op);
-  if ((op == "allgather" || op == "reducescatter") && algo != "ring" && algo != "one_shot")
+  if ((op == "allgather" || op == "reducescatter" || op == "alltoall") && algo != "ring" && algo != "one_shot")
     fail(s, "algorithm=" + algo + " is not available for " + op + " (ring or one_shot)");
 
   const int64_t repeat = k.get_int("repeat");
   for (int64_t rep = 0; rep < repeat; ++rep) {
     s.actors.clear();
+    s.group_of.clear();
     s.collective = static_cast<uint32_t>(w_.collectives.size());
-    s.channels = static_cast<uint32_t>(k.get_int("channels"));
+    if (!s.nccl || k.is_set("channels") || s.nccl->channels == 0) s.channels = static_cast<uint32_t>(k.get_int("channels"));
+    s.kernel_sms = direct_kernel ? s.channels : 0;
     if (op == "allreduce") {
       spec.op = CollectiveOp::kAllReduce;
       if (algo == "ring") ring(s, CollectiveOp::kAllReduce, bytes / s.n / s.channels);
       else if (algo == "tree") tree_allreduce(s, bytes);
-      else if (algo == "one_shot") direct(s, bytes, 0.75);
-      else if (algo == "two_shot") direct(s, bytes / s.n, 0.5, 2);
+      else if (algo == "one_shot") direct(s, DirectKind::kOneShot, payload, ll);
+      else if (algo == "two_shot") direct(s, DirectKind::kTwoShot, payload, false);
       else nvls(s, bytes);
     } else if (op == "allgather") {
       // bytes: the per-rank input; NCCL reports algbw on the gathered output
       spec.op = CollectiveOp::kAllGather;
       spec.algbw_bytes = payload * s.n;
       if (algo == "ring") ring(s, CollectiveOp::kAllGather, bytes / s.channels);
-      else direct(s, bytes, 0);
+      else direct(s, DirectKind::kAllGather, payload, ll);
     } else if (op == "reducescatter") {
       spec.op = CollectiveOp::kReduceScatter;
       if (algo == "ring") ring(s, CollectiveOp::kReduceScatter, bytes / s.n / s.channels);
-      else direct(s, bytes / s.n, 0.5);
+      else direct(s, DirectKind::kReduceScatter, payload, ll);
     } else if (op == "alltoall") {
       spec.op = CollectiveOp::kAllToAll;
-      direct(s, bytes / s.n, 0);
+      if (algo == "one_shot") direct(s, DirectKind::kAllToAll, payload, ll);
+      else alltoall(s, bytes);
     } else if (op == "sendrecv") {
       spec.op = CollectiveOp::kSendRecv;
       sendrecv(s, bytes);
@@ -579,7 +785,9 @@ void Builder::add(const WorkloadStep& step, size_t index) {
         Program& p = prog(a);
         std::vector<Op> pre;
         if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
-        const double latency = p_.gpu(g).kernel_latency_ns;
+        const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns
+                                : (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_latency_ns
+                                                                         : s.nccl->collective_latency_ns;
         if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
           pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
         p.prologue.insert(p.prologue.begin(), pre.begin(), pre.end());

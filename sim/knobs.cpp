@@ -168,10 +168,12 @@ KnobRegistry build_registry() {
          "message size of a generated collective (per rank input)"});
   r.add({"algorithm", KnobType::kEnum, 0, 0, {"ring", "tree", "one_shot", "two_shot", "nvls"}, std::string("ring"), "",
          "collective", "collective algorithm (all-gather, reduce-scatter, all-to-all: ring or one_shot = direct)"});
-  r.add({"mechanism", KnobType::kEnum, 0, 0, {"ce", "tma", "ldst", "multimem"}, std::string("ldst"), "", "mechanism",
-         "how bytes move between GPUs: copy engine, TMA bulk copies, SM loads/stores, NVLS multimem"});
-  r.add({"channels", KnobType::kInt, 1, 128, {}, int64_t{16}, "channels", "collective",
-         "parallel channels (NCCL-style rings), each driven by its own SMs"});
+  r.add({"mechanism", KnobType::kEnum, 0, 0, {"ce", "tma", "ldst", "multimem", "ldst_pull", "tma_pull"}, std::string("ldst"), "",
+         "mechanism",
+         "how bytes move between GPUs: copy engine, TMA bulk copies, SM loads/stores, NVLS multimem; *_pull: the "
+         "receiving GPU's SMs read (direct kernels)"});
+  r.add({"channels", KnobType::kInt, 1, 1024, {}, int64_t{16}, "channels", "collective",
+         "parallel channels (NCCL-style rings; the direct kernels: blocks, one per SM), each driven by its own SMs"});
   r.add({"num_comm_sms", KnobType::kInt, 0, 1024, {}, int64_t{16}, "SMs", "mechanism",
          "SMs given to communication (taken from compute in fused kernels)"});
   r.add({"chunk_bytes", KnobType::kBytes, 256, 1024 * kGiB, {}, int64_t{1} << 20, "bytes", "collective",
@@ -197,12 +199,15 @@ KnobRegistry build_registry() {
          "run the workload step this many times back to back on its stream"});
   r.add({"protocol", KnobType::kEnum, 0, 0, {"auto", "simple", "ll128", "ll"}, std::string("auto"), "", "collective",
          "NCCL protocol: simple moves payload only; ll128 carries 8 flag bytes per 128-byte line (x128/120 on the "
-         "wire and in the SMs), ll 4 per 8 (x2); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple"});
+         "wire and in the SMs), ll 4 per 8 written as half-efficient 16-byte stores (x4, NCCL's own LL factor); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple"});
   r.add({"ll_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{0}, "bytes", "collective",
          "protocol=auto: largest per-rank message that uses LL"});
   r.add({"ll128_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{256} << 20, "bytes", "collective",
          "protocol=auto: largest per-rank message that uses LL128 (256 MiB: what NCCL 2.28's timings on the 2 x H200 "
          "machine imply, docs/accuracy.md)"});
+  r.add({"nccl_profile", KnobType::kBool, 0, 0, {}, true, "", "collective",
+         "NCCL's algorithms (ring, tree, send/recv, all-to-all) use the topology's measured NCCL profile (per-channel rate "
+         "by size, fixed costs) when it has one"});
   r.add({"hbm", KnobType::kBool, 0, 0, {}, true, "", "topology",
          "model each GPU's HBM as a bandwidth shared by every transfer touching it"});
   return r;

@@ -8,14 +8,24 @@
 
 namespace parascope::sim {
 
-const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m) {
+const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m, bool pull) {
   switch (m) {
-    case Mechanism::kTma: return &g.tma;
-    case Mechanism::kLdSt: return &g.ldst;
+    case Mechanism::kTma: return pull ? &g.tma_pull : &g.tma;
+    case Mechanism::kLdSt: return pull ? &g.ldst_pull : &g.ldst;
     case Mechanism::kMultimem: return &g.multimem;
     default: return nullptr;
   }
 }
+
+double reverse_weight(const GpuSpec& g, Mechanism m, bool pull) {
+  if (m == Mechanism::kCopyEngine) return g.copy_engine.reverse_weight;
+  const SmTransferModel* sm = sm_transfer_model(g, m, pull);
+  return sm ? sm->reverse_weight : 0.0;
+}
+
+namespace {
+size_t port_index(Mechanism m, bool pull) { return static_cast<size_t>(m) * 2 + (pull ? 1 : 0); }
+}  // namespace
 
 std::string_view to_string(ResourceKind k) {
   switch (k) {
@@ -79,7 +89,9 @@ Platform Platform::seal(const Topology& topo, const PlatformOptions& opt) {
   }
   p.hbm_.assign(p.gpu_nodes_.size(), -1);
   p.sm_copy_.assign(p.gpu_nodes_.size(), -1);
-  p.ports_.assign(p.gpu_nodes_.size(), {-1, -1, -1, -1, -1, -1});
+  std::array<int32_t, 12> none;
+  none.fill(-1);
+  p.ports_.assign(p.gpu_nodes_.size(), none);
   for (size_t g = 0; g < p.gpu_nodes_.size(); ++g) {
     const TopoNode& node = topo.nodes[p.gpu_nodes_[g]];
     const GpuSpec& spec = *node.gpu;
@@ -88,19 +100,27 @@ Platform Platform::seal(const Topology& topo, const PlatformOptions& opt) {
       p.hbm_[g] = static_cast<int32_t>(add({node.name + "/hbm", ResourceKind::kHbm, spec.hbm_bytes_per_s, -1, true, ni}));
     if (spec.sm_copy_bytes_per_s > 0)
       p.sm_copy_[g] = static_cast<int32_t>(add({node.name + "/sm_copy", ResourceKind::kMechanismPort, spec.sm_copy_bytes_per_s, -1, true, ni}));
-    auto port = [&](Mechanism m, const char* label, double cap) {
+    auto port = [&](Mechanism m, bool pull, const char* label, double cap) {
       if (cap > 0)
-        p.ports_[g][static_cast<size_t>(m)] =
+        p.ports_[g][port_index(m, pull)] =
             static_cast<int32_t>(add({node.name + "/" + label, ResourceKind::kMechanismPort, cap, -1, true, ni}));
     };
-    port(Mechanism::kTma, "tma", spec.tma.cap_bytes_per_s);
-    port(Mechanism::kLdSt, "ldst", spec.ldst.cap_bytes_per_s);
-    port(Mechanism::kMultimem, "multimem", spec.multimem.cap_bytes_per_s);
+    port(Mechanism::kTma, false, "tma", spec.tma.cap_bytes_per_s);
+    port(Mechanism::kLdSt, false, "ldst", spec.ldst.cap_bytes_per_s);
+    port(Mechanism::kTma, true, "tma_pull", spec.tma_pull.cap_bytes_per_s);
+    port(Mechanism::kLdSt, true, "ldst_pull", spec.ldst_pull.cap_bytes_per_s);
+    port(Mechanism::kMultimem, false, "multimem", spec.multimem.cap_bytes_per_s);
+    // The copy engines' port exists only with a bidirectional penalty to charge (otherwise the
+    // per-copy bound is the whole model, as before).
+    if (spec.copy_engine.reverse_weight > 0) port(Mechanism::kCopyEngine, false, "ce", spec.copy_engine.rate_bytes_per_s);
   }
   return p;
 }
 
-int32_t Platform::mechanism_port(int32_t g, Mechanism m) const { return ports_.at(g)[static_cast<size_t>(m)]; }
+int32_t Platform::mechanism_port(int32_t g, Mechanism m, bool pull) const {
+  if (m != Mechanism::kTma && m != Mechanism::kLdSt) pull = false;
+  return ports_.at(g)[port_index(m, pull)];
+}
 
 Route Platform::shortest(uint32_t src, uint32_t dst) const {
   // Dijkstra on the time to move 1 KiB (latency + 1 KiB / bandwidth): prefers NVLink over PCIe,

@@ -1,6 +1,6 @@
 // The simulator's sealed machine, built once from a Topology: one resource per link direction, per
 // switch crossbar (when it is not non-blocking), per NIC direction, per GPU's HBM and per GPU's
-// transfer-mechanism port (the measured saturation of copy engines, TMA, LD/ST, multimem), plus
+// transfer-mechanism port (the measured saturation of copy engines, TMA, LD/ST push and pull, multimem), plus
 // routes between GPUs as resource lists with their summed per-hop latency. GPUs are endpoints only
 // (never transit). Immutable after seal(); routes are computed on first use and cached.
 #pragma once
@@ -18,8 +18,11 @@
 
 namespace parascope::sim {
 
-// The SM-driven transfer model of a mechanism (TMA, LD/ST, multimem); nullptr for the copy engine.
-const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m);
+// The SM-driven transfer model of a mechanism (TMA, LD/ST, multimem; `pull`: the receiver's SMs
+// read, TMA and LD/ST only); nullptr for the copy engine.
+const SmTransferModel* sm_transfer_model(const GpuSpec& g, Mechanism m, bool pull = false);
+// The mechanism's bidirectional penalty (reverse_weight of its model; copy engine included).
+double reverse_weight(const GpuSpec& g, Mechanism m, bool pull = false);
 
 enum class ResourceKind : uint8_t { kLink, kCrossbar, kNicTx, kNicRx, kHbm, kMechanismPort, kAgent };
 std::string_view to_string(ResourceKind k);
@@ -68,8 +71,8 @@ class Platform {
   int32_t hbm(int32_t g) const { return hbm_.at(g); }  // -1: not modelled
   // The GPU's aggregate SM load/store copy throughput (GpuSpec::sm_copy_bytes_per_s), -1: not modelled.
   int32_t sm_copy(int32_t g) const { return sm_copy_.at(g); }
-  // The GPU's port for a mechanism (its measured cap), -1 when the mechanism has no cap.
-  int32_t mechanism_port(int32_t g, Mechanism m) const;
+  // The GPU's port for a mechanism (its measured cap; the copy engines' rate), -1 when it has none.
+  int32_t mechanism_port(int32_t g, Mechanism m, bool pull = false) const;
 
  private:
   struct Edge {
@@ -90,7 +93,7 @@ class Platform {
   std::vector<int32_t> nic_tx_, nic_rx_;          // per node, -1
   std::vector<int32_t> hbm_;                      // per gpu
   std::vector<int32_t> sm_copy_;                  // per gpu
-  std::vector<std::array<int32_t, 6>> ports_;     // per gpu, per Mechanism
+  std::vector<std::array<int32_t, 12>> ports_;    // per gpu, per (Mechanism, pull)
   mutable std::map<std::pair<uint32_t, uint32_t>, Route> routes_;
 };
 

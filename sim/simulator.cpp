@@ -94,6 +94,13 @@ Simulator::Simulator(const Platform& platform, const Workload& workload, SimOpti
                                   " but the topology has " + std::to_string(n_gpus));
     agent_res_.push_back(actor.agent_capacity > 0 ? static_cast<int32_t>(flows_.add_resource(actor.agent_capacity)) : -1);
   }
+  for (double cap : w_.group_capacity) {
+    if (!(cap > 0)) throw std::invalid_argument("a kernel group needs a capacity > 0");
+    group_res_.push_back(flows_.add_resource(cap));
+  }
+  for (size_t a = 0; a < w_.actors.size(); ++a)
+    if (w_.actors[a].group != kNoGroup && w_.actors[a].group >= group_res_.size())
+      throw std::invalid_argument("actor " + std::to_string(a) + " names an unknown kernel group");
   if (w_.connections.size() > kIdMask || w_.actors.size() > kIdMask) throw std::invalid_argument("workload too large");
   actors_.resize(w_.actors.size());
   cold_.resize(w_.actors.size());
@@ -118,29 +125,35 @@ Simulator::~Simulator() = default;
 void Simulator::build_paths() {
   std::vector<PathUse> uses;
   // SM-driven mechanisms charge the driving SMs (the actor's agent) and the GPU's aggregate SM copy
-  // throughput by the primitive's weight; every mechanism with a measured cap charges its port.
-  auto add_sm = [&](int32_t gpu, Mechanism m, int32_t agent, double weight) {
-    if (sm_transfer_model(platform_.gpu(gpu), m) == nullptr || !(weight > 0)) return;
+  // throughput by the primitive's weight; every mechanism with a measured cap charges its port, and
+  // the other end's port by the mechanism's reverse_weight (both directions at once slow each other).
+  auto add_sm = [&](int32_t gpu, Mechanism m, bool pull, int32_t agent, double weight) {
+    if (sm_transfer_model(platform_.gpu(gpu), m, pull) == nullptr || !(weight > 0)) return;
     if (agent >= 0) uses.push_back({static_cast<uint32_t>(agent), weight});
     if (int32_t pipe = platform_.sm_copy(gpu); pipe >= 0) uses.push_back({static_cast<uint32_t>(pipe), weight});
   };
-  auto add_common = [&](int32_t gpu, Mechanism m, int32_t agent, double weight) {
-    add_sm(gpu, m, agent, weight);
-    if (int32_t port = platform_.mechanism_port(gpu, m); port >= 0) uses.push_back({static_cast<uint32_t>(port), 1.0});
+  auto add_ports = [&](int32_t driver, int32_t other, Mechanism m, bool pull) {
+    if (int32_t port = platform_.mechanism_port(driver, m, pull); port >= 0) uses.push_back({static_cast<uint32_t>(port), 1.0});
+    if (other < 0 || other == driver) return;
+    const double rw = reverse_weight(platform_.gpu(other), m, pull);
+    if (int32_t port = platform_.mechanism_port(other, m, pull); port >= 0 && rw > 0) uses.push_back({static_cast<uint32_t>(port), rw});
   };
-  auto add_hbm = [&](int32_t gpu) {
-    if (int32_t h = platform_.hbm(gpu); h >= 0) uses.push_back({static_cast<uint32_t>(h), 1.0});
+  auto add_group = [&](uint32_t actor) {
+    if (const uint32_t g = w_.actors[actor].group; g != kNoGroup) uses.push_back({group_res_[g], 1.0});
+  };
+  auto add_hbm = [&](int32_t gpu, double weight) {
+    if (int32_t h = platform_.hbm(gpu); h >= 0 && weight > 0) uses.push_back({static_cast<uint32_t>(h), weight});
   };
   auto add_route = [&](const Route& r) {
     for (uint32_t res : r.resources) uses.push_back({res, 1.0});
   };
-  auto mechanism_terms = [&](int32_t gpu, Mechanism m, double& bound, TimePs& latency) {
+  auto mechanism_terms = [&](int32_t gpu, Mechanism m, bool pull, double& bound, TimePs& latency) {
     const GpuSpec& g = platform_.gpu(gpu);
     bound = kUnbounded;
     if (m == Mechanism::kCopyEngine) {
       if (g.copy_engine.rate_bytes_per_s > 0) bound = g.copy_engine.rate_bytes_per_s;
       latency += ns_ps(g.copy_engine.setup_ns);
-    } else if (const SmTransferModel* sm = sm_transfer_model(g, m)) {
+    } else if (const SmTransferModel* sm = sm_transfer_model(g, m, pull)) {
       latency += ns_ps(sm->setup_ns);
     }
   };
@@ -149,29 +162,36 @@ void Simulator::build_paths() {
     if (uses.empty() && !std::isfinite(bound)) bound = 1e15;
     return flows_.intern_path(uses, bound);
   };
+  auto set_latency = [&](uint32_t path, TimePs latency) {
+    if (path_latency_.size() <= path) path_latency_.resize(path + 1, 0);
+    path_latency_[path] = latency;
+  };
 
   for (size_t ci = 0; ci < w_.connections.size(); ++ci) {
     const Connection& c = w_.connections[ci];
     if (c.src >= w_.actors.size() || c.dst >= w_.actors.size())
       throw std::invalid_argument("connection " + std::to_string(ci) + " names an unknown actor");
     const int32_t sg = w_.actors[c.src].gpu, dg = w_.actors[c.dst].gpu;
+    const int32_t driver = c.pull ? dg : sg;
     uses.clear();
-    add_common(sg, c.mechanism, agent_res_[c.src], c.send_weight);
-    add_sm(dg, c.mechanism, agent_res_[c.dst], c.recv_weight);
+    add_sm(sg, c.mechanism, c.pull, agent_res_[c.src], c.send_weight);
+    add_sm(dg, c.mechanism, c.pull, agent_res_[c.dst], c.recv_weight);
+    add_ports(driver, c.pull ? sg : dg, c.mechanism, c.pull);
+    add_group(c.pull ? c.dst : c.src);
     TimePs latency = 0;
     if (sg != dg) {
       const Route& r = platform_.route(sg, dg);
       add_route(r);
       latency = r.latency;
     }
-    add_hbm(sg);
-    add_hbm(dg);
+    add_hbm(sg, 1.0);
+    add_hbm(dg, 1.0);
     double bound;
-    mechanism_terms(sg, c.mechanism, bound, latency);
+    mechanism_terms(driver, c.mechanism, c.pull, bound, latency);
+    if (c.latency_ns >= 0) latency = ns_ps(c.latency_ns);
     ConnState& s = conns_[ci];
     s.path = finish(bound);
-    if (path_latency_.size() <= s.path) path_latency_.resize(s.path + 1, 0);
-    path_latency_[s.path] = latency;
+    set_latency(s.path, latency);
     if (c.window < 1 || c.window > 16384) throw std::invalid_argument("connection window must be 1..16384");
     s.window = c.window;
     s.src = c.src;
@@ -198,9 +218,21 @@ void Simulator::build_paths() {
       throw std::invalid_argument("put " + std::to_string(pi) + " needs a source and a destination");
     const int32_t g = w_.actors[p.actor].gpu;
     uses.clear();
-    add_common(g, p.mechanism, agent_res_[p.actor], p.weight);
+    if (p.local) {
+      if (p.sources != std::vector<int32_t>{g} || p.destinations != std::vector<int32_t>{g})
+        throw std::invalid_argument("put " + std::to_string(pi) + ": a local pass reads and writes its own GPU only");
+      if (agent_res_[p.actor] >= 0 && p.weight > 0) uses.push_back({static_cast<uint32_t>(agent_res_[p.actor]), p.weight});
+      add_hbm(g, p.hbm_weight);
+      put_path_.push_back(finish(kUnbounded));
+      set_latency(put_path_.back(), 0);
+      continue;
+    }
+    add_sm(g, p.mechanism, p.pull, agent_res_[p.actor], p.weight);
+    add_group(p.actor);
     TimePs latency = 0;
+    int32_t other = -1;
     if (p.via_switch) {
+      add_ports(g, -1, p.mechanism, p.pull);
       const int32_t sw = platform_.nvswitch_of(g);
       if (sw < 0) throw std::invalid_argument("NVLS transfer on GPU " + std::to_string(g) + ": it has no NVSwitch");
       TimePs up = 0, down = 0;
@@ -218,19 +250,20 @@ void Simulator::build_paths() {
     } else {
       if (p.sources.size() != 1 || p.destinations.size() != 1)
         throw std::invalid_argument("put " + std::to_string(pi) + ": several sources or destinations need via_switch");
+      other = p.sources[0] == g ? p.destinations[0] : p.sources[0];
+      add_ports(g, other, p.mechanism, p.pull);
       if (p.sources[0] != p.destinations[0]) {
         const Route& r = platform_.route(p.sources[0], p.destinations[0]);
         add_route(r);
         latency = r.latency;
       }
     }
-    for (int32_t s : p.sources) add_hbm(s);
-    for (int32_t d : p.destinations) add_hbm(d);
+    for (int32_t s : p.sources) add_hbm(s, 1.0);
+    for (int32_t d : p.destinations) add_hbm(d, 1.0);
     double bound;
-    mechanism_terms(g, p.mechanism, bound, latency);
+    mechanism_terms(g, p.mechanism, p.pull, bound, latency);
     put_path_.push_back(finish(bound));
-    if (path_latency_.size() <= put_path_.back()) path_latency_.resize(put_path_.back() + 1, 0);
-    path_latency_[put_path_.back()] = latency;
+    set_latency(put_path_.back(), latency);
   }
 }
 

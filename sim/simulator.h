@@ -84,6 +84,7 @@ class Simulator {
   FlowModel flows_;
   EventQueue queue_;
   std::vector<int32_t> agent_res_;
+  std::vector<uint32_t> group_res_;
   std::vector<ConnState> conns_;
   std::vector<ActorState> actors_;
   std::vector<ActorCold> cold_;

@@ -51,11 +51,14 @@ struct Program {
 
 enum class ActorRole : uint8_t { kCommunication, kCompute };
 
+inline constexpr uint32_t kNoGroup = UINT32_MAX;
+
 struct Actor {
   int32_t gpu = 0;
   ActorRole role = ActorRole::kCommunication;
   uint32_t sms = 0;             // SMs it holds while running (compute: SMs its ops run on)
   double agent_capacity = 0;    // bytes/s its SMs can move (0: not SM-limited, e.g. a copy engine)
+  uint32_t group = kNoGroup;    // kernel group: the transfers its SMs drive share the group's rate
   uint32_t collective = 0;      // index in Workload::collectives
   uint32_t channel = 0;         // channel / SM group, for SM-lane tracks
   uint32_t first_sm = 0;        // SM lanes it occupies: [first_sm, first_sm + sms)
@@ -65,24 +68,36 @@ struct Actor {
   std::vector<uint32_t> slots;  // connection / put / counter ids its program's ops name by slot
 };
 
+// A message's path: both actors' agents by their weights, the driving GPU's mechanism port (the
+// sender's; the receiver's for `pull`), the other GPU's port by the mechanism's reverse_weight, the
+// route, both HBMs. Its latency: the route's plus the mechanism's setup, or `latency_ns` when >= 0
+// (flags of a barrier, NCCL's measured hand-over).
 struct Connection {
   uint32_t src = 0, dst = 0;    // actors
   Mechanism mechanism = Mechanism::kLdSt;
+  bool pull = false;            // the receiver's SMs read (LD/ST, TMA)
   uint32_t window = 8;          // sends in flight / receives pre-posted
   double send_weight = 1.0;     // agent capacity units the sender spends per byte
   double recv_weight = 0.0;     // ... and the receiver
+  double latency_ns = -1;       // >= 0: per-message latency instead of route + setup
 };
 
 // One-sided transfer: `actor` drives it; bytes are read on every source GPU and written on every
 // destination GPU. With `via_switch` (NVLS) the sources' routes end at the switch and the
 // destinations' routes start there: in-switch reduction (many sources) or multicast (many
 // destinations). Otherwise one source and one destination, a plain copy.
+// With `local`, a pass inside one GPU (sources == destinations == {gpu}: a copy or a reduction
+// into local memory): it costs the actor's agent `weight` per byte and the GPU's HBM `hbm_weight` per
+// byte (every read and write), no port, no route, no latency.
 struct PutSpec {
   uint32_t actor = 0;
   Mechanism mechanism = Mechanism::kCopyEngine;
   std::vector<int32_t> sources, destinations;
   bool via_switch = false;
   double weight = 1.0;          // agent units per byte
+  bool pull = false;            // the destination drives it (LD/ST, TMA)
+  bool local = false;
+  double hbm_weight = 1.0;      // local passes: HBM bytes per byte
 };
 
 struct CollectiveSpec {
@@ -102,6 +117,9 @@ struct CollectiveSpec {
 
 struct Workload {
   std::vector<CollectiveSpec> collectives;
+  // Per kernel group (the SMs of one kernel on one GPU): bytes/s they move together over the
+  // mechanism, the measured saturation curve at their SM count (TMA 8 SMs: 310 of 375 GB/s).
+  std::vector<double> group_capacity;
   std::vector<Program> programs;      // shared: a ring's 1024 x 16 actors run one program
   std::vector<Actor> actors;
   std::vector<Connection> connections;

@@ -29,7 +29,7 @@ TEST_CASE("Workload spec: bad specs name the step and the problem", "[sim][workl
                       Catch::StartsWith("workload 'allreduse:bytes=1GiB': unknown operation 'allreduse'; expected one of: allreduce"));
   REQUIRE_THROWS_WITH(parse_workload_spec("allreduce:bytez=1GiB"), Catch::Contains("unknown knob 'bytez' (did you mean 'bytes'?)"));
   REQUIRE_THROWS_WITH(parse_workload_spec("allreduce:bytes"), Catch::Contains("expected knob=value, got 'bytes'"));
-  REQUIRE_THROWS_WITH(parse_workload_spec("allreduce:channels=0"), Catch::Contains("knob channels: '0' is not in range [1, 128]"));
+  REQUIRE_THROWS_WITH(parse_workload_spec("allreduce:channels=0"), Catch::Contains("knob channels: '0' is not in range [1, 1024]"));
   REQUIRE_THROWS_WITH(parse_workload_spec("allreduce;"), Catch::Contains("empty step"));
 }
 
