@@ -2,109 +2,115 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+
+#include "sim/knobs.h"
+#include "sim/minimize.h"
 
 namespace parascope::sim {
 
 namespace {
 
 constexpr double kG = 1e9;
+const char* const kMechanisms[] = {"ce", "ldst_push", "ldst_pull", "tma", "tma_pull"};
 
-double measured_rate(const CalibrationRow& r) { return r.bytes / (r.median_ns * 1e-9); }
-
-double log_ratio_sq(double model, double measured) {
-  const double l = std::log(model / measured);
-  return l * l;
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// Copy engine: t = setup + bytes / rate. Relative least squares is linear in (setup, 1/rate):
-// minimise sum (setup / t + bytes * x / t - 1)^2.
-std::optional<CopyEngineModel> fit_copy_engine(const std::vector<const CalibrationRow*>& rows) {
-  if (rows.size() < 2) return std::nullopt;
-  double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+bool fitted_row(const CalibrationRow& r) { return r.mechanism != "ce" || r.bytes >= kCopyEngineFitMinBytes; }
+
+double sq_log_error(const MechanismFit& m, const std::vector<const CalibrationRow*>& rows) {
+  double c = 0;
   for (const CalibrationRow* r : rows) {
-    const double u = 1.0 / r->median_ns, v = r->bytes / r->median_ns;
-    a11 += u * u;
-    a12 += u * v;
-    a22 += v * v;
-    b1 += u;
-    b2 += v;
+    const double l = std::log(mechanism_time_ns(m, *r) / r->median_ns);
+    c += l * l;
   }
-  const double det = a11 * a22 - a12 * a12;
-  if (std::fabs(det) < 1e-300) return std::nullopt;
-  double setup = (b1 * a22 - b2 * a12) / det;  // ns
-  double x = (a11 * b2 - a12 * b1) / det;      // ns per byte
-  if (setup < 0) {  // a negative setup is not physical: fit the rate alone
-    setup = 0;
-    x = b2 / a22;
-  }
-  if (!(x > 0)) return std::nullopt;
-  CopyEngineModel m;
-  m.count = 1;
-  m.setup_ns = setup;
-  m.rate_bytes_per_s = 1.0 / x * kG;
-  return m;
+  return c;
 }
 
-// SM mechanism: rate(k) = min(k * per_sm * min(1, threads / per_sm_threads), cap), plus a per-message
-// setup when rows of different sizes exist. Coarse-to-fine grid on (per_sm, cap) in log space.
-std::optional<SmTransferModel> fit_sm(const std::vector<const CalibrationRow*>& rows) {
-  if (rows.size() < 2) return std::nullopt;
-  const int32_t ref_threads = rows.front()->threads > 0 ? rows.front()->threads : 1024;
-  double best_per_sm = 0, max_rate = 0;
+// Parameters are fitted as logarithms (all positive); reverse_weight only when bi rows exist.
+MechanismFit fit_mechanism(const std::string& mech, const std::vector<const CalibrationRow*>& all) {
+  MechanismFit m;
+  m.mechanism = mech;
+  std::vector<const CalibrationRow*> rows;
+  for (const CalibrationRow* r : all)
+    if (fitted_row(*r)) rows.push_back(r);
+  m.rows = all.size();
+  m.fitted_rows = rows.size();
+  const bool has_bi = std::any_of(rows.begin(), rows.end(), [](const CalibrationRow* r) { return r->direction == "bi"; });
+  double min_t = 1e300, max_rate = 0, max_per_sm = 0;
+  std::map<int32_t, int> threads;
   for (const CalibrationRow* r : rows) {
-    const double per = measured_rate(*r) / std::max(1, r->sms);
-    best_per_sm = std::max(best_per_sm, per);
-    max_rate = std::max(max_rate, measured_rate(*r));
+    min_t = std::min(min_t, r->median_ns);
+    const double rate = r->bytes / r->median_ns * kG;
+    max_rate = std::max(max_rate, rate);
+    max_per_sm = std::max(max_per_sm, rate / std::max(1, r->sms));
+    ++threads[r->threads];
   }
-  SmTransferModel m;
-  m.per_sm_threads = static_cast<uint32_t>(ref_threads);
-  auto cost = [&](double per_sm, double cap) {
-    SmTransferModel t = m;
-    t.per_sm_bytes_per_s = per_sm;
-    t.cap_bytes_per_s = cap;
-    double c = 0;
-    for (const CalibrationRow* r : rows) c += log_ratio_sq(sm_transfer_rate(t, r->sms, r->threads, r->bytes) * kG, measured_rate(*r));
-    return c;
+  if (mech == "ce") {
+    auto model = [&](const std::vector<double>& x) {
+      MechanismFit t = m;
+      t.latency_ns = std::exp(x[0]);
+      t.ce.count = 1;
+      t.ce.setup_ns = t.latency_ns;
+      t.ce.rate_bytes_per_s = std::exp(x[1]);
+      t.ce.reverse_weight = has_bi ? std::exp(x[2]) : 0;
+      return t;
+    };
+    const auto best = minimize([&](const std::vector<double>& x) { return sq_log_error(model(x), rows); },
+                               {std::log(min_t), std::log(max_rate), std::log(0.02)});
+    return model(best.x);
+  }
+  m.sm.per_sm_threads = static_cast<uint32_t>(std::max_element(threads.begin(), threads.end(), [](auto& a, auto& b) {
+                                                return a.second < b.second;
+                                              })->first);
+  auto model = [&](const std::vector<double>& x) {
+    MechanismFit t = m;
+    t.latency_ns = std::exp(x[0]);
+    t.sm.per_sm_bytes_per_s = std::exp(x[1]);
+    t.sm.cap_bytes_per_s = std::exp(x[2]);
+    t.sm.sharpness = std::min(200.0, std::exp(x[3]));
+    t.sm.reverse_weight = has_bi ? std::exp(x[4]) : 0;
+    return t;
   };
-  double p_lo = best_per_sm * 0.3, p_hi = best_per_sm * 1.5, c_lo = max_rate * 0.7, c_hi = max_rate * 1.3;
-  double bp = best_per_sm, bc = max_rate, bcost = cost(bp, bc);
-  for (int round = 0; round < 4; ++round) {
-    constexpr int kSteps = 60;
-    for (int i = 0; i <= kSteps; ++i)
-      for (int j = 0; j <= kSteps; ++j) {
-        const double p = p_lo * std::pow(p_hi / p_lo, static_cast<double>(i) / kSteps);
-        const double c = c_lo * std::pow(c_hi / c_lo, static_cast<double>(j) / kSteps);
-        const double v = cost(p, c);
-        if (v < bcost) {
-          bcost = v;
-          bp = p;
-          bc = c;
-        }
-      }
-    const double span_p = std::pow(p_hi / p_lo, 2.0 / 60), span_c = std::pow(c_hi / c_lo, 2.0 / 60);
-    p_lo = bp / span_p;
-    p_hi = bp * span_p;
-    c_lo = bc / span_c;
-    c_hi = bc * span_c;
+  MinimizeResult best;
+  best.value = 1e300;
+  for (double s0 : {2.0, 8.0, 32.0}) {  // the sharpness has local minima: a few starts, the best wins
+    auto r = minimize([&](const std::vector<double>& x) { return sq_log_error(model(x), rows); },
+                      {std::log(min_t), std::log(max_per_sm), std::log(max_rate), std::log(s0), std::log(0.02)});
+    if (r.value < best.value) best = std::move(r);
   }
-  m.per_sm_bytes_per_s = bp;
-  m.cap_bytes_per_s = bc;
-  return m;
+  return model(best.x);
+}
+
+std::string describe(const CalibrationRow& r) {
+  std::string s = r.mechanism + " " + r.direction + " " + format_bytes(static_cast<int64_t>(r.bytes));
+  if (r.mechanism != "ce") s += " " + std::to_string(r.sms) + " SMs";
+  return s;
 }
 
 }  // namespace
 
-double copy_engine_rate(const CopyEngineModel& m, double bytes) {
-  if (!(m.rate_bytes_per_s > 0)) return 0;
-  return bytes / (m.setup_ns + bytes / m.rate_bytes_per_s * kG);  // bytes per ns = GB/s
+double mechanism_time_ns(const MechanismFit& m, const CalibrationRow& row) {
+  double rate;
+  if (m.mechanism == "ce") {
+    rate = m.ce.rate_bytes_per_s;
+    if (row.direction == "bi") rate /= 1 + m.ce.reverse_weight;
+  } else {
+    rate = sm_model_rate(m.sm, row.sms, row.threads);
+    if (row.direction == "bi" && m.sm.cap_bytes_per_s > 0) rate = std::min(rate, m.sm.cap_bytes_per_s / (1 + m.sm.reverse_weight));
+  }
+  if (!(rate > 0)) return 1e300;
+  return m.latency_ns + row.bytes / rate * kG;
 }
 
-double sm_transfer_rate(const SmTransferModel& m, int32_t sms, int32_t threads, double bytes) {
-  const double scale = threads > 0 ? std::min(1.0, static_cast<double>(threads) / std::max<uint32_t>(1, m.per_sm_threads)) : 1.0;
-  double rate = std::max(1, sms) * m.per_sm_bytes_per_s * scale;
-  if (m.cap_bytes_per_s > 0) rate = std::min(rate, m.cap_bytes_per_s);
-  if (!(rate > 0)) return 0;
-  return bytes / (m.setup_ns + bytes / rate * kG);
+const MechanismFit* CalibrationFit::find(const std::string& mechanism) const {
+  for (const auto& m : mechanisms)
+    if (m.mechanism == mechanism) return &m;
+  return nullptr;
 }
 
 RawCalibration load_raw_calibration(const std::string& path) {
@@ -117,15 +123,16 @@ RawCalibration load_raw_calibration(const std::string& path) {
                  std::to_string(kCalibrationSchemaVersion) + ")");
   RawCalibration raw;
   raw.machine = root.get_string("machine", "");
-  raw.source = root.get_string("source", "");
+  raw.source = root.get_string("source", root.get_string("command", ""));
   const JsonField rows = root.at("rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const JsonField f = rows.at(i);
     CalibrationRow r;
+    r.file = path;
     const JsonField mech = f.at("mechanism");
     r.mechanism = mech.as_string();
-    if (r.mechanism != "ce" && r.mechanism != "tma" && r.mechanism != "ldst_push" && r.mechanism != "ldst_pull")
-      mech.fail("unknown mechanism \"" + r.mechanism + "\"; expected one of: ce, tma, ldst_push, ldst_pull");
+    if (std::find(std::begin(kMechanisms), std::end(kMechanisms), r.mechanism) == std::end(kMechanisms))
+      mech.fail("unknown mechanism \"" + r.mechanism + "\"; expected one of: ce, tma, tma_pull, ldst_push, ldst_pull");
     const JsonField dir = f.at("direction");
     r.direction = dir.as_string();
     if (r.direction != "uni" && r.direction != "bi") dir.fail("unknown direction \"" + r.direction + "\"; expected uni or bi");
@@ -147,88 +154,107 @@ RawCalibration load_raw_calibration(const std::string& path) {
   return raw;
 }
 
+RawCalibration load_raw_calibrations(const std::vector<std::string>& paths) {
+  RawCalibration all;
+  for (const std::string& p : paths) {
+    RawCalibration one = load_raw_calibration(p);
+    if (all.machine.empty()) all.machine = one.machine;
+    if (!one.source.empty()) all.source += (all.source.empty() ? "" : "; ") + one.source;
+    for (auto& r : one.rows) all.rows.push_back(std::move(r));
+  }
+  return all;
+}
+
 CalibrationFit fit_calibration(const RawCalibration& raw) {
   CalibrationFit fit;
-  auto select = [&](const std::string& mech, const std::string& dir) {
-    std::vector<const CalibrationRow*> out;
+  for (const char* mech : kMechanisms) {
+    std::vector<const CalibrationRow*> rows;
     for (const CalibrationRow& r : raw.rows)
-      if (r.mechanism == mech && r.direction == dir) out.push_back(&r);
-    return out;
-  };
-  fit.copy_engine = fit_copy_engine(select("ce", "uni"));
-  fit.ldst = fit_sm(select("ldst_push", "uni"));
-  fit.ldst_pull = fit_sm(select("ldst_pull", "uni"));
-  fit.tma = fit_sm(select("tma", "uni"));
-  if (!fit.copy_engine) fit.notes.push_back("copy engine: fewer than 2 'ce uni' rows, model unchanged");
-  if (!fit.ldst) fit.notes.push_back("LD/ST: fewer than 2 'ldst_push uni' rows, model unchanged");
-  if (!fit.tma) fit.notes.push_back("TMA: fewer than 2 'tma uni' rows, model unchanged");
-  if (fit.ldst_pull) fit.notes.push_back("LD/ST pull fitted and reported only: the simulator's LD/ST model is the push fit");
+      if (r.mechanism == mech) rows.push_back(&r);
+    size_t fitted = 0;
+    for (const CalibrationRow* r : rows) fitted += fitted_row(*r);
+    if (fitted < 3) {
+      fit.notes.push_back(std::string(mech) + ": " + std::to_string(fitted) + " rows to fit (3 needed), model unchanged");
+      continue;
+    }
+    fit.mechanisms.push_back(fit_mechanism(mech, rows));
+  }
+  fit.notes.push_back("copy engine: rows below " + format_bytes(static_cast<int64_t>(kCopyEngineFitMinBytes)) +
+                      " are timed on a stream, bound by the host's issue rate; reported, not fitted");
   fit.notes.push_back("multimem: no rows (NVLS is off on measured machines), model unchanged");
 
-  std::vector<double> errors;
-  for (const CalibrationRow& r : raw.rows) {
-    CalibrationResidual res;
-    res.row = r;
-    res.measured_GBps = measured_rate(r) / kG;
-    if (r.mechanism == "ce" && fit.copy_engine) {
-      res.model_GBps = copy_engine_rate(*fit.copy_engine, r.bytes);
-      res.model = "ce";
-    } else if (r.mechanism == "ldst_push" && fit.ldst) {
-      res.model_GBps = sm_transfer_rate(*fit.ldst, r.sms, r.threads, r.bytes);
-      res.model = "ldst";
-    } else if (r.mechanism == "ldst_pull" && fit.ldst_pull) {
-      res.model_GBps = sm_transfer_rate(*fit.ldst_pull, r.sms, r.threads, r.bytes);
-      res.model = "ldst_pull";
-    } else if (r.mechanism == "tma" && fit.tma) {
-      res.model_GBps = sm_transfer_rate(*fit.tma, r.sms, r.threads, r.bytes);
-      res.model = "tma";
+  std::vector<double> all;
+  for (MechanismFit& m : fit.mechanisms) {
+    std::vector<double> errors;
+    double worst = -1;
+    for (const CalibrationRow& r : raw.rows) {
+      if (r.mechanism != m.mechanism) continue;
+      CalibrationResidual res;
+      res.row = r;
+      res.fitted = fitted_row(r);
+      const double t = mechanism_time_ns(m, r);
+      res.measured_GBps = r.bytes / r.median_ns;
+      res.model_GBps = r.bytes / t;
+      res.error = t / r.median_ns - 1;
+      errors.push_back(std::fabs(res.error));
+      all.push_back(std::fabs(res.error));
+      if (std::fabs(res.error) > worst) {
+        worst = std::fabs(res.error);
+        m.worst = describe(r);
+      }
+      fit.residuals.push_back(std::move(res));
     }
-    if (res.model_GBps > 0) {
-      res.error = res.model_GBps / res.measured_GBps - 1;
-      if (r.direction == "uni") errors.push_back(std::fabs(res.error));
-    }
-    fit.residuals.push_back(std::move(res));
+    m.median_abs_error = median_of(errors);
+    m.max_abs_error = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
   }
-  if (!errors.empty()) {
-    std::sort(errors.begin(), errors.end());
-    fit.max_abs_error = errors.back();
-    fit.median_abs_error = errors.size() % 2 ? errors[errors.size() / 2] : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
-  }
+  fit.median_abs_error = median_of(all);
+  fit.max_abs_error = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
   return fit;
 }
 
 void apply_calibration(Topology& topo, const CalibrationFit& fit) {
   for (TopoNode& n : topo.nodes) {
     if (!n.gpu) continue;
-    if (fit.copy_engine) {
-      const uint32_t count = n.gpu->copy_engine.count ? n.gpu->copy_engine.count : 1;
-      n.gpu->copy_engine = *fit.copy_engine;
-      n.gpu->copy_engine.count = count;
+    GpuSpec& g = *n.gpu;
+    for (const MechanismFit& m : fit.mechanisms) {
+      if (m.mechanism == "ce") {
+        const uint32_t count = g.copy_engine.count ? g.copy_engine.count : 1;
+        g.copy_engine = m.ce;
+        g.copy_engine.count = count;
+        continue;
+      }
+      SmTransferModel sm = m.sm;
+      sm.setup_ns = std::max(0.0, m.latency_ns - g.kernel_latency_ns);
+      if (m.mechanism == "ldst_push") g.ldst = sm;
+      else if (m.mechanism == "ldst_pull") g.ldst_pull = sm;
+      else if (m.mechanism == "tma") g.tma = sm;
+      else if (m.mechanism == "tma_pull") g.tma_pull = sm;
     }
-    auto keep_setup = [](SmTransferModel& dst, const SmTransferModel& src) {
-      const double setup = dst.setup_ns;
-      dst = src;
-      if (src.setup_ns == 0) dst.setup_ns = setup;  // the sweep's 1 GiB rows cannot see a per-message setup
-    };
-    if (fit.ldst) keep_setup(n.gpu->ldst, *fit.ldst);
-    if (fit.tma) keep_setup(n.gpu->tma, *fit.tma);
   }
   topo.calibration = Calibration::kMeasured;
 }
 
 JsonValue calibration_fit_json(const CalibrationFit& fit) {
   JsonValue models = JsonValue::object();
-  if (fit.copy_engine)
-    models.set("copy_engine", JsonValue::object({{"setup_ns", JsonValue::number(fit.copy_engine->setup_ns)},
-                                                 {"rate_GBps", JsonValue::number(fit.copy_engine->rate_bytes_per_s / kG)}}));
-  auto sm = [](const SmTransferModel& m) {
-    return JsonValue::object({{"per_sm_GBps", JsonValue::number(m.per_sm_bytes_per_s / kG)},
-                              {"cap_GBps", JsonValue::number(m.cap_bytes_per_s / kG)},
-                              {"per_sm_threads", JsonValue::number(static_cast<int64_t>(m.per_sm_threads))}});
-  };
-  if (fit.ldst) models.set("ldst", sm(*fit.ldst));
-  if (fit.ldst_pull) models.set("ldst_pull", sm(*fit.ldst_pull));
-  if (fit.tma) models.set("tma", sm(*fit.tma));
+  for (const MechanismFit& m : fit.mechanisms) {
+    JsonValue v = JsonValue::object({{"latency_ns", JsonValue::number(m.latency_ns)}});
+    if (m.mechanism == "ce") {
+      v.set("rate_GBps", JsonValue::number(m.ce.rate_bytes_per_s / kG));
+      v.set("reverse_weight", JsonValue::number(m.ce.reverse_weight));
+    } else {
+      v.set("per_sm_GBps", JsonValue::number(m.sm.per_sm_bytes_per_s / kG));
+      v.set("cap_GBps", JsonValue::number(m.sm.cap_bytes_per_s / kG));
+      v.set("sharpness", JsonValue::number(m.sm.sharpness));
+      v.set("reverse_weight", JsonValue::number(m.sm.reverse_weight));
+      v.set("per_sm_threads", JsonValue::number(static_cast<int64_t>(m.sm.per_sm_threads)));
+    }
+    v.set("rows", JsonValue::number(static_cast<int64_t>(m.rows)));
+    v.set("fitted_rows", JsonValue::number(static_cast<int64_t>(m.fitted_rows)));
+    v.set("median_abs_error", JsonValue::number(m.median_abs_error));
+    v.set("max_abs_error", JsonValue::number(m.max_abs_error));
+    v.set("worst", JsonValue::string(m.worst));
+    models.set(m.mechanism, std::move(v));
+  }
   JsonValue rows = JsonValue::array();
   for (const auto& r : fit.residuals)
     rows.push(JsonValue::object({{"mechanism", JsonValue::string(r.row.mechanism)},
@@ -237,7 +263,8 @@ JsonValue calibration_fit_json(const CalibrationFit& fit) {
                                  {"sms", JsonValue::number(static_cast<int64_t>(r.row.sms))},
                                  {"measured_GBps", JsonValue::number(r.measured_GBps)},
                                  {"model_GBps", JsonValue::number(r.model_GBps)},
-                                 {"error", JsonValue::number(r.error)}}));
+                                 {"error", JsonValue::number(r.error)},
+                                 {"fitted", JsonValue::boolean(r.fitted)}}));
   JsonValue notes = JsonValue::array();
   for (const auto& n : fit.notes) notes.push(JsonValue::string(n));
   return JsonValue::object({{"models", std::move(models)},

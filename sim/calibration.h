@@ -1,9 +1,13 @@
 // Fitting the transfer-mechanism models to measured P2P curves. The raw sweep (DESIGN.md
-// "Calibration": resources/calibration/<machine>_p2p.json, rows of mechanism ce|tma|ldst_push|
-// ldst_pull, direction uni|bi, bytes, sms, threads, n, median_ns, p10_ns, p90_ns) goes in; fitted
-// models (copy engine: setup + bytes / rate; SM mechanisms: min(SMs x per-SM rate, cap)) and the
-// residual of every row come out. Fits minimise squared log-ratios of rates (relative error), so a
-// 64 KiB point counts as much as a 1 GiB one. Deterministic: closed forms and fixed grids.
+// "Calibration": resources/calibration/<machine>_p2p.json, rows of mechanism ce|tma|tma_pull|
+// ldst_push|ldst_pull, direction uni|bi, bytes, sms, threads, n, median_ns, p10_ns, p90_ns) goes in;
+// per mechanism a model of one operation's time comes out:
+//   t = latency + bytes / rate, rate = sm_model_rate(k SMs) (smooth saturation at the cap), and with
+//   both directions at once rate = min(that, cap / (1 + reverse_weight)); the copy engine: rate = its
+//   rate, divided by (1 + reverse_weight) in both directions.
+// These are the forms the simulator runs (platform ports, agents, message latency), so a residual here
+// is the simulator's error on that row. Fits minimise squared log time ratios (relative error) with
+// a deterministic Nelder-Mead; every row gets its residual, every mechanism its median and worst.
 #pragma once
 
 #include <optional>
@@ -18,13 +22,14 @@ namespace parascope::sim {
 inline constexpr int kCalibrationSchemaVersion = 1;
 
 struct CalibrationRow {
-  std::string mechanism;   // ce | tma | ldst_push | ldst_pull
+  std::string mechanism;   // ce | tma | tma_pull | ldst_push | ldst_pull
   std::string direction;   // uni | bi (bi: both directions at once; the row is one direction's time)
   double bytes = 0;
   int32_t sms = 0;         // SM mechanisms: blocks (one per SM)
   int32_t threads = 0;     // per block
   int64_t n = 0;
   double median_ns = 0, p10_ns = 0, p90_ns = 0;
+  std::string file;        // which raw file it came from
 };
 
 struct RawCalibration {
@@ -35,33 +40,47 @@ struct RawCalibration {
 
 // InputError with the JSON path on a bad file.
 RawCalibration load_raw_calibration(const std::string& path);
+// Several sweeps of one machine (e.g. the main sweep and a later one with tma_pull rows), rows in order.
+RawCalibration load_raw_calibrations(const std::vector<std::string>& paths);
+
+// Copy-engine rows below this size are timed on a stream and bound by the host's issue rate (the
+// harness cannot capture them in a graph): reported, not fitted.
+inline constexpr double kCopyEngineFitMinBytes = 64.0 * 1024;
+
+struct MechanismFit {
+  std::string mechanism;   // as in the rows
+  double latency_ns = 0;   // per operation, kernel launch included (SM mechanisms)
+  CopyEngineModel ce;      // mechanism == "ce"
+  SmTransferModel sm;      // otherwise (setup_ns left 0: apply_calibration sets it)
+  size_t rows = 0, fitted_rows = 0;
+  double median_abs_error = 0, max_abs_error = 0;  // over every row of the mechanism
+  std::string worst;       // the worst row, in words
+};
 
 struct CalibrationResidual {
   CalibrationRow row;
   double measured_GBps = 0;
   double model_GBps = 0;
-  double error = 0;        // model / measured - 1
-  std::string model;       // which fitted model predicts it
+  double error = 0;        // model time / measured time - 1 (so +: the model is slow)
+  bool fitted = false;
 };
 
 struct CalibrationFit {
-  std::optional<CopyEngineModel> copy_engine;
-  std::optional<SmTransferModel> ldst;       // from ldst_push rows (the mechanism the simulator runs)
-  std::optional<SmTransferModel> ldst_pull;  // reported only: the topology has one LD/ST model
-  std::optional<SmTransferModel> tma;
+  std::vector<MechanismFit> mechanisms;
   std::vector<CalibrationResidual> residuals;
   std::vector<std::string> notes;            // what was not fitted and why
-  double max_abs_error = 0;
+  double max_abs_error = 0;                  // every row with a model
   double median_abs_error = 0;
+  const MechanismFit* find(const std::string& mechanism) const;
 };
 
 CalibrationFit fit_calibration(const RawCalibration& raw);
-// Writes the fitted models into every GPU of `topo` (keeps what was not fitted).
+// Writes the fitted models into every GPU of `topo` (keeps what was not fitted). SM mechanisms get
+// setup_ns = latency - the GPU's kernel_latency_ns (the simulator charges the launch once per kernel).
 void apply_calibration(Topology& topo, const CalibrationFit& fit);
 JsonValue calibration_fit_json(const CalibrationFit& fit);
 
-// Model predictions, shared with the residuals: GB/s for `bytes` with the given model.
-double copy_engine_rate(const CopyEngineModel& m, double bytes);
-double sm_transfer_rate(const SmTransferModel& m, int32_t sms, int32_t threads, double bytes);
+// The model's time for a row (ns), shared by the fit, the residuals and the tests.
+double mechanism_time_ns(const MechanismFit& m, const CalibrationRow& row);
 
 }  // namespace parascope::sim

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
+#include "sim/minimize.h"
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
@@ -13,150 +15,111 @@ namespace parascope::sim {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
-std::string workload_op(const std::string& file_op, const JsonField& where) {
-  if (file_op == "all_reduce") return "allreduce";
-  if (file_op == "all_gather") return "allgather";
-  if (file_op == "reduce_scatter") return "reducescatter";
-  if (file_op == "sendrecv") return "sendrecv";
-  where.fail("unknown op \"" + file_op + "\"; expected all_reduce, all_gather, reduce_scatter or sendrecv");
+// Bytes one ring step moves per rank for an NCCL row (the profile's x axis): all-reduce,
+// reduce-scatter and all-to-all move 1/n of the buffer per step, all-gather and send/recv the
+// per-rank input.
+double step_bytes(const HarnessRow& r) {
+  const double n = r.nranks;
+  if (r.op == "sendrecv") return r.bytes;
+  if (r.op == "all_gather") return r.bytes / n;
+  return r.bytes / n;
 }
 
-void set_gpus(Topology& topo, double sm_copy_GBps, double latency_ns) {
-  for (TopoNode& n : topo.nodes)
-    if (n.gpu) {
-      n.gpu->sm_copy_bytes_per_s = sm_copy_GBps * 1e9;
-      n.gpu->kernel_latency_ns = latency_ns;
-    }
+constexpr double kKnotFactor = 16;
+
+double sq_log_errors(const Topology& topo, const std::vector<const HarnessRow*>& rows) {
+  double c = 0;
+  for (const HarnessRow* r : rows) {
+    const double l = std::log(simulate_harness_row(topo, *r) / r->median_ns);
+    c += l * l;
+  }
+  return c;
 }
 
 }  // namespace
 
-ErrorStats error_stats(const std::vector<double>& errors) {
-  ErrorStats s;
-  std::vector<double> a;
-  for (double e : errors) a.push_back(std::fabs(e));
-  std::sort(a.begin(), a.end());
-  s.count = a.size();
-  if (a.empty()) return s;
-  s.max_abs = a.back();
-  s.median_abs = a.size() % 2 ? a[a.size() / 2] : (a[a.size() / 2 - 1] + a[a.size() / 2]) / 2;
-  return s;
-}
-
-std::vector<CollectiveTiming> load_collective_timings(const std::string& path) {
-  const JsonValue doc = load_json_file(path);
-  JsonField root(doc, path);
-  const JsonField rows = root.at("rows");
-  std::vector<CollectiveTiming> out;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const JsonField r = rows.at(i);
-    CollectiveTiming t;
-    t.op = workload_op(r.at("op").as_string(), r.at("op"));
-    t.dtype = r.at("dtype").as_string();
-    t.file_bytes = r.at("bytes").as_double();
-    t.world = static_cast<int32_t>(r.get_int("world", 2));
-    if (t.world < 1) r.at("world").fail("world must be >= 1");
-    t.bytes = t.op == "allgather" ? t.file_bytes / t.world : t.file_bytes;
-    t.median_ns = r.at("median_ns").as_double();
-    if (!(t.median_ns > 0)) r.at("median_ns").fail("median_ns must be > 0");
-    t.p10_ns = r.get_double("p10_ns", t.median_ns);
-    t.p90_ns = r.get_double("p90_ns", t.median_ns);
-    out.push_back(std::move(t));
-  }
-  // Launch floor per (op, dtype): the median time of the rows of at most 1 MiB, where GPU work is
-  // negligible and the per-call cost of the launching framework shows.
-  std::map<std::pair<std::string, std::string>, std::vector<double>> small;
-  for (const auto& t : out)
-    if (t.bytes <= kMiB) small[{t.op, t.dtype}].push_back(t.median_ns);
-  for (auto& t : out) {
-    auto it = small.find({t.op, t.dtype});
-    if (it == small.end()) continue;
-    std::vector<double> v = it->second;
-    std::sort(v.begin(), v.end());
-    t.launch_floor_ns = v[v.size() / 2];
-    t.launch_bound = t.median_ns < 2 * t.launch_floor_ns;
-  }
-  return out;
-}
-
-bool in_fit_set(const CollectiveTiming& t, const CollectiveFitOptions& opt) {
-  if (t.launch_bound || t.dtype != opt.fit_dtype) return false;
-  for (double b : opt.fit_bytes)
-    if (std::fabs(t.bytes - b) < 0.5) return true;
-  return false;
-}
-
-double simulate_timing(const Topology& topo, const CollectiveTiming& t, const std::vector<std::pair<std::string, std::string>>& knobs) {
-  SimulationInput in;
-  in.topology = topo;
-  WorkloadStep step;
-  step.op = t.op;
-  in.steps = {step};
-  in.overrides = knobs;
-  in.overrides.emplace_back("gpus", std::to_string(t.world));
-  in.overrides.emplace_back("bytes", std::to_string(static_cast<int64_t>(std::llround(t.bytes))));
-  return static_cast<double>(run_simulation(in).summary.makespan) / 1000.0;
-}
-
-CollectiveFit fit_collectives(const Topology& topo, const std::vector<CollectiveTiming>& rows, const CollectiveFitOptions& opt) {
-  std::vector<const CollectiveTiming*> fit_rows;
-  for (const auto& t : rows)
-    if (in_fit_set(t, opt)) fit_rows.push_back(&t);
-  CollectiveFit fit;
-  auto cost = [&](double sm_copy, double latency) {
-    Topology t = topo;
-    set_gpus(t, sm_copy, latency);
-    double c = 0;
-    for (const CollectiveTiming* r : fit_rows) {
-      const double l = std::log(simulate_timing(t, *r, opt.knobs) / r->median_ns);
-      c += l * l;
+NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split, uint32_t channels) {
+  std::vector<const HarnessRow*> fit_rows;
+  std::set<double> steps;
+  for (const HarnessRow& r : rows)
+    if (row_role(r, split) == RowRole::kNcclFit) {
+      fit_rows.push_back(&r);
+      steps.insert(step_bytes(r));
     }
-    return c;
+  NcclFit fit;
+  if (fit_rows.empty()) return fit;
+  // Knots every factor 16 from the smallest fit step to the largest (the largest always a knot): 6
+  // rates + 3 fixed costs for the 18 fit rows of the default split, so the curve cannot pass through
+  // every row and held-out sizes fall between knots.
+  std::vector<double> knots;
+  for (double b = *steps.begin(); b < *steps.rbegin() / 2; b *= kKnotFactor) knots.push_back(b);
+  knots.push_back(*steps.rbegin());
+  // Start: 5 us fixed costs, 0.5 us per message, each knot's rate from the nearest fit row as if the
+  // whole time were data at the ring's 2 copy units per byte.
+  std::vector<double> x0 = {std::log(5000.0), std::log(6000.0), std::log(500.0)};
+  for (double k : knots) {
+    const HarnessRow* nearest = fit_rows.front();
+    for (const HarnessRow* r : fit_rows)
+      if (std::fabs(std::log(step_bytes(*r) / k)) < std::fabs(std::log(step_bytes(*nearest) / k))) nearest = r;
+    const double busy = std::max(1000.0, nearest->median_ns - 5000.0);
+    x0.push_back(std::log(std::max(1e8, step_bytes(*nearest) * 2 / (busy * 1e-9) / channels)));
+  }
+  auto profile_of = [&](const std::vector<double>& x) {
+    NcclProfile p;
+    p.collective_latency_ns = std::exp(x[0]);
+    p.p2p_latency_ns = std::exp(x[1]);
+    p.step_latency_ns = std::exp(x[2]);
+    p.channels = channels;
+    for (size_t i = 0; i < knots.size(); ++i) p.channel_rate.emplace_back(knots[i], std::exp(x[3 + i]));
+    return p;
   };
-  // Coarse-to-fine grid: SM copy throughput 200..2000 GB/s, latency 0..100 us.
-  double s_lo = 200, s_hi = 2000, l_lo = 0, l_hi = 100'000;
-  double best_s = s_lo, best_l = l_lo, best = std::numeric_limits<double>::infinity();
-  if (!fit_rows.empty())
-    for (int round = 0; round < 4; ++round) {
-      constexpr int kSteps = 12;
-      for (int i = 0; i <= kSteps; ++i)
-        for (int j = 0; j <= kSteps; ++j) {
-          const double s = s_lo + (s_hi - s_lo) * i / kSteps, l = l_lo + (l_hi - l_lo) * j / kSteps;
-          const double c = cost(s, l);
-          if (c < best) {
-            best = c;
-            best_s = s;
-            best_l = l;
-          }
-        }
-      const double ds = (s_hi - s_lo) / kSteps * 1.5, dl = (l_hi - l_lo) / kSteps * 1.5;
-      s_lo = std::max(1.0, best_s - ds);
-      s_hi = best_s + ds;
-      l_lo = std::max(0.0, best_l - dl);
-      l_hi = best_l + dl;
-    }
-  fit.sm_copy_GBps = std::round(best_s);
-  fit.kernel_latency_ns = std::round(best_l / 100) * 100;
-  Topology fitted = topo;
-  set_gpus(fitted, fit.sm_copy_GBps, fit.kernel_latency_ns);
-  std::vector<double> fe, he;
-  for (const auto& t : rows) {
-    CollectivePrediction p;
-    p.timing = t;
-    p.in_fit = in_fit_set(t, opt);
-    p.predicted_ns = simulate_timing(fitted, t, opt.knobs);
-    p.error = p.predicted_ns / t.median_ns - 1;
-    if (!t.launch_bound) (p.in_fit ? fe : he).push_back(p.error);
-    fit.rows.push_back(std::move(p));
-  }
-  fit.fit = error_stats(fe);
-  fit.held_out = error_stats(he);
+  Topology t = topo;
+  auto cost = [&](const std::vector<double>& x) {
+    t.nccl = profile_of(x);
+    return sq_log_errors(t, fit_rows);
+  };
+  const MinimizeResult best = minimize(cost, x0, 0.3, 6000, 1e-9);
+  fit.profile = profile_of(best.x);
+  fit.cost = best.value;
+  fit.evaluations = best.evaluations;
   return fit;
 }
 
-void apply_collective_fit(Topology& topo, const CollectiveFit& fit) { set_gpus(topo, fit.sm_copy_GBps, fit.kernel_latency_ns); }
+KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split) {
+  std::vector<const HarnessRow*> fit_rows;
+  for (const HarnessRow& r : rows)
+    if (row_role(r, split) == RowRole::kKernelFit) fit_rows.push_back(&r);
+  KernelFit fit;
+  if (fit_rows.empty()) return fit;
+  auto params_of = [](const std::vector<double>& x) {
+    KernelFit k;
+    k.signal_latency_ns = std::exp(x[0]);
+    k.local_copy_GBps_per_sm = std::exp(x[1]);
+    k.reduce_cost = std::exp(x[2]);
+    k.hbm_GBps = std::exp(x[3]);
+    return k;
+  };
+  Topology t = topo;
+  auto cost = [&](const std::vector<double>& x) {
+    apply_kernel_fit(t, params_of(x));
+    return sq_log_errors(t, fit_rows);
+  };
+  const MinimizeResult best = minimize(cost, {std::log(1500.0), std::log(20.0), std::log(1.5), std::log(3000.0)}, 0.3, 3000, 1e-9);
+  fit = params_of(best.x);
+  fit.cost = best.value;
+  fit.evaluations = best.evaluations;
+  return fit;
+}
+
+void apply_kernel_fit(Topology& topo, const KernelFit& fit) {
+  for (TopoNode& n : topo.nodes)
+    if (n.gpu) {
+      n.gpu->signal_latency_ns = fit.signal_latency_ns;
+      n.gpu->local_copy_bytes_per_s = fit.local_copy_GBps_per_sm * 1e9;
+      n.gpu->reduce_cost = fit.reduce_cost;
+      n.gpu->hbm_bytes_per_s = fit.hbm_GBps * 1e9;
+    }
+}
 
 std::vector<InterferenceTiming> load_interference(const std::string& path) {
   const JsonValue doc = load_json_file(path);

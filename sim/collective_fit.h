@@ -1,65 +1,43 @@
-// The collective model against measured collective timings (resources/captures/.../nccl_collectives.json:
-// rows of op all_reduce|all_gather|reduce_scatter|sendrecv, dtype, bytes, world, median_ns...). Two
-// fitted numbers per GPU: the aggregate SM copy throughput (sm_copy_GBps, which every NCCL primitive
-// charges by its loads/stores) and the kernel's fixed latency (kernel_latency_ns); everything else
-// comes from the topology and the P2P calibration. Rows whose time is within 2x the op's launch floor
-// (the median of its <= 1 MiB rows) measure the launch path, not the GPU: they are flagged and never
-// fitted. A fit set is chosen by dtype and sizes; every other row is held out. Also the compute /
-// communication interference from the captures' interference.json. Deterministic grid searches.
+// Fitting the collective model to measured collective timings from the C++ harness (CUDA graphs,
+// resources/captures/.../kernels/*.json; rows in sim/harness_rows.h), through the simulator itself:
+//   - NCCL's profile (NcclProfile in trace/core/topology.h): its fixed costs (collective, send/recv,
+//     per message) and its per-channel rate at each ring-step size, fitted on the NCCL rows the split
+//     names (docs/accuracy.md: all-reduce and send/recv, bf16); every other NCCL row is held out;
+//   - the direct kernels' shared parameters (GpuSpec: signal_latency_ns, local_copy_per_sm_GBps,
+//     reduce_cost, hbm_GBps), fitted on the kernel rows the split names, the rest held out;
+//   - the compute/communication interference from the captures' interference.json.
+// Fits minimise squared log time ratios with the deterministic Nelder-Mead of sim/minimize.h.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/accuracy.h"
+#include "sim/harness_rows.h"
 #include "trace/core/topology.h"
 
 namespace parascope::sim {
 
-struct CollectiveTiming {
-  std::string op;        // workload op: allreduce, allgather, reducescatter, sendrecv
-  std::string dtype;
-  double file_bytes = 0; // as the file gives it (all_gather: the gathered output)
-  double bytes = 0;      // per-rank input, the `bytes` knob
-  int32_t world = 0;
-  double median_ns = 0, p10_ns = 0, p90_ns = 0;
-  double launch_floor_ns = 0;
-  bool launch_bound = false;
+struct NcclFit {
+  NcclProfile profile;
+  double cost = 0;
+  int evaluations = 0;
 };
+// The knots sit at the ring-step sizes of the fit rows; channels come from `channels` (what NCCL ran
+// with: the grid of its kernels in the captured traces).
+NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split, uint32_t channels);
 
-std::vector<CollectiveTiming> load_collective_timings(const std::string& path);
-
-struct CollectiveFitOptions {
-  std::string fit_dtype = "bfloat16";
-  std::vector<double> fit_bytes = {64.0 * (1 << 20), 256.0 * (1 << 20)};  // per-rank sizes in the fit set
-  std::vector<std::pair<std::string, std::string>> knobs = {{"channels", "24"}};  // what NCCL ran with
+struct KernelFit {
+  double signal_latency_ns = 0;
+  double local_copy_GBps_per_sm = 0;
+  double reduce_cost = 1;
+  double hbm_GBps = 0;
+  double cost = 0;
+  int evaluations = 0;
 };
-
-struct CollectivePrediction {
-  CollectiveTiming timing;
-  double predicted_ns = 0;
-  double error = 0;      // predicted / measured - 1
-  bool in_fit = false;
-};
-
-struct ErrorStats {
-  size_t count = 0;
-  double median_abs = 0, max_abs = 0;
-};
-ErrorStats error_stats(const std::vector<double>& errors);
-
-struct CollectiveFit {
-  double sm_copy_GBps = 0;
-  double kernel_latency_ns = 0;
-  std::vector<CollectivePrediction> rows;  // every row, fitted ones marked
-  ErrorStats fit, held_out;                // launch-bound rows excluded from both
-};
-
-bool in_fit_set(const CollectiveTiming& t, const CollectiveFitOptions& opt);
-// Simulated time of one measured collective on `topo` with `knobs` (ns).
-double simulate_timing(const Topology& topo, const CollectiveTiming& t, const std::vector<std::pair<std::string, std::string>>& knobs);
-CollectiveFit fit_collectives(const Topology& topo, const std::vector<CollectiveTiming>& rows, const CollectiveFitOptions& opt);
-void apply_collective_fit(Topology& topo, const CollectiveFit& fit);
+KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split);
+void apply_kernel_fit(Topology& topo, const KernelFit& fit);
 
 struct InterferenceTiming {
   double gemm_alone_ns = 0;

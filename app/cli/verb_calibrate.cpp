@@ -1,18 +1,22 @@
-// `parascope-cli calibrate RAW -o TOPOLOGY [--base NAME|PATH] [--collectives FILE] [--interference FILE]
-// [--json]`: fits the copy-engine, LD/ST and TMA models from a raw P2P sweep (DESIGN.md
-// "Calibration"), writes them into the base topology (default: the preset named by the sweep's
-// "machine"), marks it measured, and prints the residual of every row. With --collectives it also
-// fits the SM copy throughput and kernel latency to measured NCCL timings (fit set: --fit-dtype and
-// --fit-sizes; the rest is held out and reported), with --interference the GEMM rate and the
-// compute/communication interference. The written file carries it all under "calibration_fit".
+// `parascope-cli calibrate RAW.json [RAW2.json...] -o TOPOLOGY [--base NAME|PATH] [--kernels FILE]...
+// [--nccl-channels N] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
+// pull) models to raw P2P sweeps (DESIGN.md "Calibration"), writes them into the base topology
+// (default: the preset named by the sweep's "machine"), marks it measured, and prints each
+// mechanism's residuals. With --kernels (parascope-bench result files, CUDA graphs) it also takes the
+// launch floor from their graph_floor rows, fits NCCL's profile and the direct kernels' shared
+// parameters on the rows the split names (docs/accuracy.md), and reports every other row as held
+// out; with --interference the GEMM rate and the compute/communication interference. The written
+// file carries it all under "calibration_fit".
 #include <cstdio>
 #include <fstream>
 #include <optional>
 
 #include "cli/cli_args.h"
 #include "cli/verbs.h"
+#include "sim/accuracy.h"
 #include "sim/calibration.h"
 #include "sim/collective_fit.h"
+#include "sim/knobs.h"
 #include "sim/simulation.h"
 #include "trace/core/topology_json.h"
 
@@ -23,29 +27,35 @@ namespace {
 const std::vector<OptionSpec> kOptions = {
     {"--output", true, false, "topology JSON to write", "-o"},
     {"--base", true, false, "topology to start from (preset name or file; default: the sweep's machine)", ""},
-    {"--collectives", true, false, "measured collective timings (nccl_collectives.json) to fit the collective model", ""},
-    {"--fit-dtype", true, false, "collective rows of this dtype form the fit set (default bfloat16)", ""},
-    {"--fit-sizes", true, false, "per-rank sizes in the fit set (default 64MiB,256MiB)", ""},
+    {"--kernels", true, true, "parascope-bench result file (nccl.json, all_reduce.json, ...): fits NCCL's profile and the "
+                              "direct kernels' parameters on the split's rows, the rest held out (repeatable)", ""},
+    {"--nccl-channels", true, false, "channels NCCL ran with (default 24: its kernels' grid in the captured traces)", ""},
     {"--interference", true, false, "GEMM + all-reduce timings (interference.json) to fit the interference", ""},
     {"--json", false, false, "machine-readable fit and residuals (with schema_version)", ""},
     {"--help", false, false, "this help", "-h"},
 };
 
-constexpr int kCalibrateSchemaVersion = 1;
+constexpr int kCalibrateSchemaVersion = 2;
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
 
 }  // namespace
 
 int run_calibrate(const VerbArgs& argv) {
   const Args args(kOptions, argv);
   if (args.flag("--help")) {
-    std::printf("usage: parascope-cli calibrate RAW.json -o TOPOLOGY.json [options]\n%s", options_help(kOptions).c_str());
+    std::printf("usage: parascope-cli calibrate RAW.json [RAW2.json ...] -o TOPOLOGY.json [options]\n%s",
+                options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().size() != 1) throw UsageError("expected one raw calibration file");
+  if (args.inputs().empty()) throw UsageError("expected at least one raw calibration file");
   const auto out_path = args.value("--output");
   if (!out_path) throw UsageError("-o TOPOLOGY.json is required");
-  const std::string raw_path = args.inputs().front();
-  const sim::RawCalibration raw = sim::load_raw_calibration(raw_path);
+  const sim::RawCalibration raw = sim::load_raw_calibrations(args.inputs());
   const std::string base_name = args.value("--base").value_or(raw.machine);
   if (base_name.empty()) throw UsageError("the sweep names no machine: give --base NAME|PATH");
   Topology topo;
@@ -54,50 +64,68 @@ int run_calibrate(const VerbArgs& argv) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  uint32_t nccl_channels = 24;
+  if (const auto v = args.value("--nccl-channels")) {
+    try {
+      nccl_channels = static_cast<uint32_t>(std::stoul(*v));
+    } catch (const std::exception&) {
+      throw UsageError("--nccl-channels expects a number, got '" + *v + "'");
+    }
+    if (nccl_channels < 1 || nccl_channels > 128) throw UsageError("--nccl-channels must be between 1 and 128");
+  }
+
+  // The harness rows first: their launch floor is what the SM mechanisms' setup is measured beyond.
+  std::vector<sim::HarnessRow> rows;
+  for (const std::string& path : args.values("--kernels"))
+    for (auto& r : sim::load_harness_rows(path)) rows.push_back(std::move(r));
+  rows = sim::unique_rows(rows);
+  const double floor_ns = sim::graph_floor_ns(rows);
+  if (floor_ns > 0)
+    for (TopoNode& n : topo.nodes)
+      if (n.gpu) n.gpu->kernel_latency_ns = floor_ns;
+
   const sim::CalibrationFit fit = sim::fit_calibration(raw);
   sim::apply_calibration(topo, fit);
-  topo.calibration_source = "parascope-cli calibrate " + raw_path + (raw.source.empty() ? "" : " (" + raw.source + ")");
+  std::string command = "parascope-cli calibrate " + join(args.inputs(), " ");
+  for (const auto& k : args.values("--kernels")) command += " --kernels " + k;
+  if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(nccl_channels);
+  if (const auto p = args.value("--interference")) command += " --interference " + *p;
+  topo.calibration_source = command;
   JsonValue fit_doc = sim::calibration_fit_json(fit);
 
-  std::optional<sim::CollectiveFit> coll;
-  if (const auto path = args.value("--collectives")) {
-    sim::CollectiveFitOptions opt;
-    if (const auto d = args.value("--fit-dtype")) opt.fit_dtype = *d;
-    if (const auto sizes = args.value("--fit-sizes")) {
-      opt.fit_bytes.clear();
-      for (const auto& v : sim::parse_sweep(sim::knob_registry(), "bytes=" + *sizes).second)
-        opt.fit_bytes.push_back(static_cast<double>(std::get<int64_t>(v)));
-    }
-    coll = sim::fit_collectives(topo, sim::load_collective_timings(*path), opt);
-    sim::apply_collective_fit(topo, *coll);
-    topo.calibration_source += "; collective model: " + *path;
-    JsonValue rows = JsonValue::array();
-    for (const auto& r : coll->rows)
-      rows.push(JsonValue::object({{"op", JsonValue::string(r.timing.op)},
-                                   {"dtype", JsonValue::string(r.timing.dtype)},
-                                   {"bytes", JsonValue::number(r.timing.bytes)},
-                                   {"measured_ns", JsonValue::number(r.timing.median_ns)},
-                                   {"predicted_ns", JsonValue::number(r.predicted_ns)},
-                                   {"error", JsonValue::number(r.error)},
-                                   {"set", JsonValue::string(r.timing.launch_bound ? "launch_bound" : r.in_fit ? "fit" : "held_out")}}));
-    fit_doc.set("collectives", JsonValue::object({{"source", JsonValue::string(*path)},
-                                                  {"sm_copy_GBps", JsonValue::number(coll->sm_copy_GBps)},
-                                                  {"kernel_latency_ns", JsonValue::number(coll->kernel_latency_ns)},
-                                                  {"held_out_median_abs_error", JsonValue::number(coll->held_out.median_abs)},
-                                                  {"held_out_max_abs_error", JsonValue::number(coll->held_out.max_abs)},
-                                                  {"rows", std::move(rows)}}));
+  const sim::FitSplit split;
+  std::optional<sim::NcclFit> nccl;
+  std::optional<sim::KernelFit> kernels;
+  if (!rows.empty()) {
+    // NCCL's measured profile replaces the aggregate SM copy model it was a stand-in for.
+    for (TopoNode& n : topo.nodes)
+      if (n.gpu) n.gpu->sm_copy_bytes_per_s = 0;
+    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_channels);
+    if (!nccl->profile.channel_rate.empty()) topo.nccl = nccl->profile;
+    kernels = sim::fit_kernel_params(topo, rows, split);
+    if (kernels->evaluations > 0) sim::apply_kernel_fit(topo, *kernels);
   }
   std::optional<sim::InterferenceFit> inter;
   if (const auto path = args.value("--interference")) {
-    inter = sim::fit_interference(topo, sim::load_interference(*path), {{"channels", "24"}});
+    inter = sim::fit_interference(topo, sim::load_interference(*path), {});
     sim::apply_interference_fit(topo, *inter);
-    topo.calibration_source += "; interference: " + *path;
     JsonValue errs = JsonValue::array();
     for (double e : inter->errors) errs.push(JsonValue::number(e));
     fit_doc.set("interference", JsonValue::object({{"source", JsonValue::string(*path)},
                                                    {"bf16_TFLOPs", JsonValue::number(inter->bf16_TFLOPs)},
                                                    {"comm_interference", JsonValue::number(inter->comm_interference)},
                                                    {"concurrent_time_errors", std::move(errs)}}));
+  }
+  std::optional<sim::AccuracyReport> acc;
+  if (!rows.empty()) {
+    acc = sim::evaluate_accuracy(topo, rows, split);
+    JsonValue k = sim::accuracy_json(*acc);
+    k.set("graph_floor_ns", JsonValue::number(floor_ns));
+    k.set("kernel_params", JsonValue::object({{"signal_latency_ns", JsonValue::number(kernels->signal_latency_ns)},
+                                              {"local_copy_per_sm_GBps", JsonValue::number(kernels->local_copy_GBps_per_sm)},
+                                              {"reduce_cost", JsonValue::number(kernels->reduce_cost)},
+                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)}}));
+    fit_doc.set("harness", std::move(k));
   }
   JsonValue doc = topology_to_json(topo);
   doc.set("calibration_fit", fit_doc);
@@ -113,36 +141,57 @@ int run_calibrate(const VerbArgs& argv) {
     std::printf("%s\n", to_json(report, 2).c_str());
     return 0;
   }
-  std::printf("calibrated %s from %s (%zu rows) -> %s\n", topo.name.c_str(), raw_path.c_str(), raw.rows.size(), out_path->c_str());
-  if (fit.copy_engine)
-    std::printf("  copy engine   setup %.0f ns, rate %.1f GB/s\n", fit.copy_engine->setup_ns, fit.copy_engine->rate_bytes_per_s / 1e9);
-  if (fit.ldst)
-    std::printf("  LD/ST push    %.2f GB/s per SM (%u threads), cap %.1f GB/s\n", fit.ldst->per_sm_bytes_per_s / 1e9,
-                fit.ldst->per_sm_threads, fit.ldst->cap_bytes_per_s / 1e9);
-  if (fit.ldst_pull)
-    std::printf("  LD/ST pull    %.2f GB/s per SM, cap %.1f GB/s (reported only)\n", fit.ldst_pull->per_sm_bytes_per_s / 1e9,
-                fit.ldst_pull->cap_bytes_per_s / 1e9);
-  if (fit.tma)
-    std::printf("  TMA           %.2f GB/s per SM, cap %.1f GB/s\n", fit.tma->per_sm_bytes_per_s / 1e9, fit.tma->cap_bytes_per_s / 1e9);
-  std::printf("residuals (model vs measured):\n  %-10s %-4s %10s %5s %10s %10s %8s\n", "mechanism", "dir", "bytes", "sms", "measured", "model",
-              "error");
-  for (const auto& r : fit.residuals)
-    std::printf("  %-10s %-4s %10s %5d %8.1f GB/s %6.1f GB/s %+7.1f %%\n", r.row.mechanism.c_str(), r.row.direction.c_str(),
-                sim::format_bytes(static_cast<int64_t>(r.row.bytes)).c_str(), r.row.sms, r.measured_GBps, r.model_GBps, 100 * r.error);
-  std::printf("median |error| %.1f %%, max %.1f %% (uni rows)\n", 100 * fit.median_abs_error, 100 * fit.max_abs_error);
-  for (const auto& n : fit.notes) std::printf("note: %s\n", n.c_str());
-  if (coll) {
-    std::printf("collective model: sm_copy %.0f GB/s, kernel latency %.1f us\n  %-14s %-9s %8s %11s %11s %8s  %s\n", coll->sm_copy_GBps,
-                coll->kernel_latency_ns / 1000, "op", "dtype", "bytes", "measured", "simulated", "error", "set");
-    for (const auto& r : coll->rows) {
-      if (r.timing.bytes < 4 * 1024 * 1024) continue;  // launch-bound; listed in the JSON
-      std::printf("  %-14s %-9s %8s %9.1f us %9.1f us %+7.1f %%  %s\n", r.timing.op.c_str(), r.timing.dtype.c_str(),
-                  sim::format_bytes(static_cast<int64_t>(r.timing.bytes)).c_str(), r.timing.median_ns / 1000, r.predicted_ns / 1000,
-                  100 * r.error, r.timing.launch_bound ? "launch-bound (not used)" : r.in_fit ? "fit" : "held out");
+  std::printf("calibrated %s from %s (%zu rows) -> %s\n", topo.name.c_str(), join(args.inputs(), ", ").c_str(), raw.rows.size(),
+              out_path->c_str());
+  std::printf("mechanism models (t = latency + bytes / rate; SM rate = smooth_min(SMs x per-SM, cap); both directions: "
+              "cap / (1 + reverse)):\n");
+  std::printf("  %-10s %10s %10s %10s %9s %8s %6s %8s %8s  %s\n", "mechanism", "latency", "per SM", "cap/rate", "sharpness",
+              "reverse", "rows", "median", "worst", "worst row");
+  for (const auto& m : fit.mechanisms) {
+    const bool ce = m.mechanism == "ce";
+    char per_sm[32] = "-", sharp[32] = "-";
+    if (!ce) {
+      std::snprintf(per_sm, sizeof per_sm, "%.1f", m.sm.per_sm_bytes_per_s / 1e9);
+      std::snprintf(sharp, sizeof sharp, "%.1f", m.sm.sharpness);
     }
-    std::printf("  fit set: %zu rows, median |error| %.1f %%, max %.1f %%; held out: %zu rows, median %.1f %%, max %.1f %%\n",
-                coll->fit.count, 100 * coll->fit.median_abs, 100 * coll->fit.max_abs, coll->held_out.count,
-                100 * coll->held_out.median_abs, 100 * coll->held_out.max_abs);
+    std::printf("  %-10s %7.0f ns %5s GB/s %5.1f GB/s %9s %8.4f %6zu %7.1f%% %7.1f%%  %s\n", m.mechanism.c_str(), m.latency_ns, per_sm,
+                (ce ? m.ce.rate_bytes_per_s : m.sm.cap_bytes_per_s) / 1e9, sharp, ce ? m.ce.reverse_weight : m.sm.reverse_weight,
+                m.rows, 100 * m.median_abs_error, 100 * m.max_abs_error, m.worst.c_str());
+  }
+  std::printf("residuals (model time / measured time - 1):\n  %-10s %-4s %10s %5s %10s %10s %8s\n", "mechanism", "dir", "bytes", "sms",
+              "measured", "model", "error");
+  for (const auto& r : fit.residuals)
+    std::printf("  %-10s %-4s %10s %5d %8.1f GB/s %6.1f GB/s %+7.1f %%%s\n", r.row.mechanism.c_str(), r.row.direction.c_str(),
+                sim::format_bytes(static_cast<int64_t>(r.row.bytes)).c_str(), r.row.sms, r.measured_GBps, r.model_GBps, 100 * r.error,
+                r.fitted ? "" : "  (not fitted)");
+  std::printf("all %zu rows: median |error| %.1f %%, max %.1f %%\n", fit.residuals.size(), 100 * fit.median_abs_error,
+              100 * fit.max_abs_error);
+  for (const auto& n : fit.notes) std::printf("note: %s\n", n.c_str());
+  if (acc) {
+    std::printf("launch floor (graph_floor rows): %.0f ns per kernel\n", floor_ns);
+    if (topo.nccl) {
+      std::printf("NCCL profile: collective %.0f ns, send/recv %.0f ns, per message %.0f ns, %u channels; per-channel rate:",
+                  topo.nccl->collective_latency_ns, topo.nccl->p2p_latency_ns, topo.nccl->step_latency_ns, topo.nccl->channels);
+      for (const auto& [b, r] : topo.nccl->channel_rate)
+        std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
+      std::printf(" GB/s\n");
+    }
+    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s\n",
+                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps);
+    std::printf("  %-14s %-14s %-5s %8s %4s %11s %11s %8s  %s\n", "op", "variant", "dtype", "bytes", "SMs", "measured", "simulated",
+                "error", "set");
+    for (const auto& a : acc->rows) {
+      if (a.role == sim::RowRole::kNotModelled || a.role == sim::RowRole::kOutOfRange) continue;
+      std::printf("  %-14s %-14s %-5s %8s %4d %8.1f us %8.1f us %+7.1f%%  %s\n", a.row.op.c_str(), a.row.variant.c_str(),
+                  a.row.dtype.c_str(), sim::format_bytes(static_cast<int64_t>(a.row.bytes)).c_str(), a.row.sms, a.row.median_ns / 1000,
+                  a.simulated_ns / 1000, 100 * a.error, std::string(sim::to_string(a.role)).c_str());
+    }
+    std::printf("fit: %zu rows, median |error| %.1f %%, max %.1f %%; held out: %zu rows, median %.1f %%, max %.1f %% "
+                "(NCCL %zu rows: %.1f / %.1f %%, kernels %zu rows: %.1f / %.1f %%)\n",
+                acc->fit.count, 100 * acc->fit.median_abs, 100 * acc->fit.max_abs, acc->held_out.count, 100 * acc->held_out.median_abs,
+                100 * acc->held_out.max_abs, acc->held_out_nccl.count, 100 * acc->held_out_nccl.median_abs,
+                100 * acc->held_out_nccl.max_abs, acc->held_out_kernels.count, 100 * acc->held_out_kernels.median_abs,
+                100 * acc->held_out_kernels.max_abs);
   }
   if (inter) {
     std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors:", inter->bf16_TFLOPs,
