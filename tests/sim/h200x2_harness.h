@@ -1,0 +1,33 @@
+// The 2 x H200 measurements the simulator is calibrated and scored against: the raw P2P sweeps and
+// the C++ harness's result files (CUDA graphs, 2026-11-30), relative to the source tree. The preset
+// resources/topologies/h200x2.json is calibrate's output on exactly these (docs/accuracy.md), and
+// sim_accuracy / the accuracy test score the preset on them. NCCL's file comes first: the harness
+// repeats NCCL's rows in every family's file, and unique_rows keeps the first.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace parascope::test {
+
+inline const std::vector<std::string>& h200x2_raw_p2p() {
+  static const std::vector<std::string> files = {
+      "resources/calibration/h200x2_p2p.json",
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/p2p_tma_calibration.json"};
+  return files;
+}
+
+inline const std::vector<std::string>& h200x2_harness_files() {
+  static const std::vector<std::string> files = {
+      "resources/captures/h200x2_2026-11-30/kernels/nccl.json",
+      "resources/captures/h200x2_2026-11-30/kernels/all_reduce.json",
+      "resources/captures/h200x2_2026-11-30/kernels/all_gather.json",
+      "resources/captures/h200x2_2026-11-30/kernels/reduce_scatter.json",
+      "resources/captures/h200x2_2026-11-30/kernels/all_to_all.json",
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/all_reduce_small.json",
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/all_reduce_large.json",
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/reduce_scatter.json"};
+  return files;
+}
+
+}  // namespace parascope::test
