@@ -1,8 +1,9 @@
 // `parascope-cli simulate --topology NAME|PATH --workload PATH|SPEC [--set k=v ...] [--sweep k=v1,v2]
 // [-o OUT] [--json]`: runs the interconnect simulator and prints the simulated time, algbw/busbw per
-// step and per-link peak/mean utilization. -o writes the simulated trace (Chrome trace JSON for now:
-// the native .pstrace needs trace/io's write_pstrace); with --sweep, -o names a folder that gets one
-// trace per value and summary.csv.
+// step and per-link peak/mean utilization. -o writes the simulated trace: .pstrace (the native
+// format, through trace/io's write_pstrace: kernels, SM lanes, link counters, collective summaries)
+// or .json (Chrome trace); with --sweep, -o names a folder that gets one .pstrace per value and
+// summary.csv.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -15,6 +16,7 @@
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
+#include "trace/io/pstrace_writer.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR
 #define PARASCOPE_RESOURCE_DIR "resources"
@@ -103,9 +105,8 @@ void write_chrome_json(const Trace& t, const std::string& path) {
 void write_trace(const Trace& t, const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".json") return write_chrome_json(t, path);
-  if (ext == ".pstrace")
-    throw UsageError("-o " + path + ": .pstrace output needs trace/io's write_pstrace, which is not merged yet; use .json");
-  throw UsageError("-o " + path + ": unknown trace format '" + ext + "' (use .json)");
+  if (ext == ".pstrace") return write_pstrace(t, path);
+  throw UsageError("-o " + path + ": unknown trace format '" + ext + "' (use .pstrace or .json)");
 }
 
 JsonValue summary_json(const sim::SimSummary& s, size_t link_limit) {
@@ -266,7 +267,7 @@ int run_simulate(const VerbArgs& argv) {
                          work_arg->c_str(), sweep_name.c_str(), sweep_name.c_str(), "time", "algbw", "busbw");
   for (const std::string& v : sweep_values) {
     std::string trace_path;
-    if (out_path) trace_path = (std::filesystem::path(*out_path) / (sweep_name + "=" + v + ".json")).string();
+    if (out_path) trace_path = (std::filesystem::path(*out_path) / (sweep_name + "=" + v + ".pstrace")).string();
     double wall = 0;
     const sim::SimulationOutput out = run_one({{sweep_name, v}}, trace_path, wall);
     const auto& s = out.summary;

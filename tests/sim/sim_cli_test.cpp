@@ -43,11 +43,17 @@ TEST_CASE("simulate: text output, a sweep and its files", "[sim][cli]") {
   const std::string csv = test::slurp(dir / "summary.csv");
   REQUIRE_THAT(csv, Catch::StartsWith("channels,time_ns,"));
   REQUIRE(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 values
-  REQUIRE(std::filesystem::exists(dir / "channels=16.json"));
-  // the trace file is Chrome JSON the project's own reader loads
-  const auto info = run_command(cli() + " info " + (dir / "channels=16.json").string());
+  REQUIRE(std::filesystem::exists(dir / "channels=16.pstrace"));
+  // the trace file is a .pstrace (write_pstrace) the project's own reader loads
+  const auto info = run_command(cli() + " info " + (dir / "channels=16.pstrace").string());
   REQUIRE(info.exit_code == 0);
   REQUIRE_THAT(info.out, Catch::Contains("rank 7 (simulated)"));
+  // -o FILE.json still writes Chrome trace JSON, which loads to the same ranks
+  const auto json_path = (dir / "one.json").string();
+  REQUIRE(run_command(cli() + " simulate -t simgrid_star8 -w allreduce:bytes=64MiB -o " + json_path).exit_code == 0);
+  const auto info_json = run_command(cli() + " info " + json_path);
+  REQUIRE(info_json.exit_code == 0);
+  REQUIRE_THAT(info_json.out, Catch::Contains("rank 7 (simulated)"));
   std::filesystem::remove_all(dir);
 }
 
@@ -70,9 +76,9 @@ TEST_CASE("simulate: bad inputs get one clear line", "[sim][cli]") {
   r = run_command(cli() + " simulate -t " + bad + " -w allreduce");
   REQUIRE(r.exit_code == 1);
   REQUIRE_THAT(r.err, Catch::Contains("$.calibration") && Catch::Contains("expected one of: measured, datasheet"));
-  r = run_command(cli() + " simulate -t h200x2 -w allreduce -o " + (dir / "t.pstrace").string());
+  r = run_command(cli() + " simulate -t h200x2 -w allreduce -o " + (dir / "t.txt").string());
   REQUIRE(r.exit_code == 2);
-  REQUIRE_THAT(r.err, Catch::Contains("write_pstrace"));
+  REQUIRE_THAT(r.err, Catch::Contains("unknown trace format '.txt' (use .pstrace or .json)"));
   std::filesystem::remove_all(dir);
 }
 
