@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Held-out sizes for the simulator's accuracy table (issue #4, docs/accuracy.md): the 2026-11-30
+# harness files measured every collective at 4 KiB x 4^k only, and the calibration fits NCCL's
+# profile on half of those sizes. This measures the sizes in between (x2 steps: 32 KiB ... 512 MiB)
+# that nothing was fitted on, in the same harness (parascope-bench, CUDA graphs), and logs NCCL's
+# own channel / protocol choice per size (NCCL_DEBUG_SUBSYS=TUNING) to explain the profile's bumps.
+# Builds parascope-bench (cmake --preset gpu) and leaves under "$OUT" (defaults to ./out):
+#   summary.txt           steps, exit codes, the tables
+#   sim_heldout.tar.gz    results/: nccl_mid.json, collectives_mid.json (rows as kernels/*.json),
+#                         *.txt tables, logs/ (build, every step, NCCL's tuning log), env.txt
+# Expected: ~2 minutes on 2 x H200 (build ~15 s, NCCL ~10 s, direct kernels ~30 s); hard deadline 7 min.
+# NVLink multicast stays off; nothing here creates multicast objects.
+set -u
+START=$(date +%s)
+DEADLINE=${HELDOUT_DEADLINE_S:-420}
+OUT=${OUT:-$PWD/out}
+RES="$OUT/results"
+LOGS="$RES/logs"
+mkdir -p "$RES" "$LOGS"
+SUMMARY="$OUT/summary.txt"
+: > "$SUMMARY"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+
+note() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$SUMMARY"; }
+left() { echo $(( DEADLINE - ($(date +%s) - START) )); }
+declare -A RC
+run_step() {  # NAME MAX_SECONDS MIN_SECONDS CMD...
+  local name=$1 max=$2 min=$3; shift 3
+  local budget; budget=$(left)
+  if (( budget < min )); then note "SKIP $name: ${budget}s left"; RC[$name]=skipped; return 0; fi
+  (( budget > max )) && budget=$max
+  note "RUN  $name (timeout ${budget}s): $*"
+  timeout --signal=TERM --kill-after=10 "$budget" "$@" > "$LOGS/$name.log" 2>&1
+  RC[$name]=$?
+  note "DONE $name rc=${RC[$name]}"
+}
+
+{ date -u; nvidia-smi; nvidia-smi topo -m; nvcc --version; } > "$RES/env.txt" 2>&1
+BIN=build/gpu/kernels/parascope-bench
+run_step configure 120 30 cmake --preset gpu
+run_step build 300 60 cmake --build build/gpu --target parascope-bench -j "$(nproc)"
+if [[ ! -x $BIN ]]; then
+  note "BUILD FAILED"; tail -40 "$LOGS/build.log" | tee -a "$SUMMARY"
+  tar -czf "$OUT/sim_heldout.tar.gz" -C "$OUT" results; exit 1
+fi
+MID=32KiB,128KiB,512KiB,2MiB,8MiB,32MiB,128MiB,512MiB
+CAL=resources/calibration/h200x2_p2p.json
+# NCCL at the in-between sizes, all four ops, with its tuning decisions in the log.
+NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING run_step nccl_mid 90 20 "$BIN" nccl --sizes "$MID" \
+  --json "$RES/nccl_mid.json" --table "$RES/nccl_mid.txt"
+# The project's direct kernels (every default variant) at the same sizes.
+run_step collectives_mid 200 30 "$BIN" collectives --ops all_reduce,all_gather,reduce_scatter,all_to_all \
+  --p2p "$CAL" --sizes "$MID" --json "$RES/collectives_mid.json" --table "$RES/collectives_mid.txt"
+{
+  echo; echo "==== step exit codes ===="
+  for k in "${!RC[@]}"; do echo "$k=${RC[$k]}"; done | sort
+  for t in nccl_mid collectives_mid; do [[ -s $RES/$t.txt ]] && { echo; cat "$RES/$t.txt"; }; done
+  echo; echo "==== NCCL tuning lines ===="; grep -hiE "algo|proto|channel" "$LOGS/nccl_mid.log" | head -80
+} >> "$SUMMARY"
+tar -czf "$OUT/sim_heldout.tar.gz" -C "$OUT" results
+rm -rf "$RES"
+note "total $(( $(date +%s) - START ))s; files in $OUT: $(ls "$OUT" | tr '\n' ' ')"
+tail -60 "$SUMMARY"
