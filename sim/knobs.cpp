@@ -167,7 +167,7 @@ KnobRegistry build_registry() {
   r.add({"bytes", KnobType::kBytes, 1, 1024 * kGiB, {}, int64_t{1} << 30, "bytes", "collective",
          "message size of a generated collective (per rank input)"});
   r.add({"algorithm", KnobType::kEnum, 0, 0, {"ring", "tree", "one_shot", "two_shot", "nvls"}, std::string("ring"), "",
-         "collective", "collective algorithm"});
+         "collective", "collective algorithm (all-gather, reduce-scatter, all-to-all: ring or one_shot = direct)"});
   r.add({"mechanism", KnobType::kEnum, 0, 0, {"ce", "tma", "ldst", "multimem"}, std::string("ldst"), "", "mechanism",
          "how bytes move between GPUs: copy engine, TMA bulk copies, SM loads/stores, NVLS multimem"});
   r.add({"channels", KnobType::kInt, 1, 128, {}, int64_t{16}, "channels", "collective",
@@ -182,6 +182,29 @@ KnobRegistry build_registry() {
   r.add({"link_bandwidth_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "topology",
          "multiply every link's bandwidth"});
   r.add({"compute_scale", KnobType::kDouble, 0.01, 100, {}, 1.0, "x", "schedule", "multiply compute kernel durations"});
+  r.add({"threads_per_channel", KnobType::kInt, 32, 1024, {}, int64_t{1024}, "threads", "mechanism",
+         "threads driving one channel; below the calibration's block size the per-SM rate scales down (fewer "
+         "bytes in flight). NCCL's 512-thread blocks unroll 4x and keep as much in flight as 1024 plain threads"});
+  r.add({"overlap", KnobType::kEnum, 0, 0, {"inter_sm", "intra_sm"}, std::string("inter_sm"), "", "schedule",
+         "fused kernels: communication on num_comm_sms dedicated SMs (inter_sm) or on warps of every SM (intra_sm)"});
+  r.add({"gemm_m", KnobType::kInt, 1, int64_t{1} << 24, {}, int64_t{8192}, "rows", "schedule", "GEMM rows (M) per rank"});
+  r.add({"gemm_n", KnobType::kInt, 1, int64_t{1} << 24, {}, int64_t{8192}, "columns", "schedule", "GEMM columns (N)"});
+  r.add({"gemm_k", KnobType::kInt, 1, int64_t{1} << 24, {}, int64_t{8192}, "", "schedule", "GEMM inner dimension (K)"});
+  r.add({"gemm_efficiency", KnobType::kDouble, 0.01, 1, {}, 1.0, "x", "schedule",
+         "fraction of the GPU's bf16_TFLOPs a GEMM reaches (measured presets already carry achieved rates)"});
+  r.add({"dtype_bytes", KnobType::kInt, 1, 8, {}, int64_t{2}, "bytes", "collective", "element size (bf16: 2)"});
+  r.add({"repeat", KnobType::kInt, 1, 100000, {}, int64_t{1}, "times", "schedule",
+         "run the workload step this many times back to back on its stream"});
+  r.add({"protocol", KnobType::kEnum, 0, 0, {"auto", "simple", "ll128", "ll"}, std::string("auto"), "", "collective",
+         "NCCL protocol: simple moves payload only; ll128 carries 8 flag bytes per 128-byte line (x128/120 on the "
+         "wire and in the SMs), ll 4 per 8 (x2); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple"});
+  r.add({"ll_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{0}, "bytes", "collective",
+         "protocol=auto: largest per-rank message that uses LL"});
+  r.add({"ll128_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{256} << 20, "bytes", "collective",
+         "protocol=auto: largest per-rank message that uses LL128 (256 MiB: what NCCL 2.28's timings on the 2 x H200 "
+         "machine imply, docs/accuracy.md)"});
+  r.add({"hbm", KnobType::kBool, 0, 0, {}, true, "", "topology",
+         "model each GPU's HBM as a bandwidth shared by every transfer touching it"});
   return r;
 }
 }  // namespace

@@ -24,6 +24,8 @@ constexpr VerbEntry kVerbs[] = {
     {"stats", "busy/idle, overlap, exposed communication, kernel stats, collectives, link traffic", parascope::cli::run_stats},
     {"record", "run a program with the CUPTI collector injected: one .pstrace per process + manifest.json",
      parascope::cli::run_record},
+    {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
+    {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
 };
 
 void usage(FILE* out) {

@@ -14,5 +14,7 @@ int run_info(const VerbArgs& args);
 int run_convert(const VerbArgs& args);
 int run_stats(const VerbArgs& args);
 int run_record(const VerbArgs& args);
+int run_simulate(const VerbArgs& args);
+int run_calibrate(const VerbArgs& args);
 
 }  // namespace parascope::cli

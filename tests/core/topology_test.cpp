@@ -55,3 +55,38 @@ TEST_CASE("Topology JSON: a bad field is rejected with its JSON path", "[core][t
   gap.replace(gap.find("\"gpu_index\": 1"), 14, "\"gpu_index\": 3");
   REQUIRE_THROWS_WITH(topology_from_json(parse_json(gap, "g.json"), "g.json"), Catch::Contains("without gaps"));
 }
+
+TEST_CASE("Topology JSON: simulator fields round-trip and bad ones name their path", "[core][topology]") {
+  std::string doc = kTwoGpus;
+  doc.replace(doc.find("\"ldst\": {\"per_sm_GBps\": 38, \"cap_GBps\": 369}"), 44,
+              "\"ldst\": {\"per_sm_GBps\": 38, \"cap_GBps\": 369, \"per_sm_threads\": 1024, \"setup_ns\": 900},"
+              " \"sm_copy_GBps\": 690, \"kernel_latency_ns\": 12000, \"comm_interference\": 0.1,"
+              " \"copy_engine\": {\"count\": 2, \"setup_ns\": 4200, \"rate_GBps\": 398}");
+  const Topology t = topology_from_json(parse_json(doc, "sim.json"), "sim.json");
+  const GpuSpec& g = *t.nodes[0].gpu;
+  REQUIRE(g.ldst.per_sm_threads == 1024);
+  REQUIRE(g.ldst.setup_ns == 900);
+  REQUIRE(g.sm_copy_bytes_per_s == Approx(690e9));
+  REQUIRE(g.kernel_latency_ns == 12000);
+  REQUIRE(g.copy_engine.rate_bytes_per_s == Approx(398e9));
+  const Topology back = topology_from_json(topology_to_json(t), "again.json");
+  REQUIRE(back.nodes[1].gpu->sm_copy_bytes_per_s == Approx(690e9));
+  REQUIRE(back.nodes[1].gpu->kernel_latency_ns == 12000);
+  REQUIRE(back.nodes[1].gpu->ldst.per_sm_threads == 1024);
+
+  auto fails_at = [&](const std::string& from, const std::string& to, const std::string& path) {
+    std::string bad = doc;
+    bad.replace(bad.find(from), from.size(), to);
+    try {
+      topology_from_json(parse_json(bad, "bad.json"), "bad.json");
+      FAIL("expected an error for " + to);
+    } catch (const InputError& e) {
+      REQUIRE(e.where().field == path);
+    }
+  };
+  fails_at("\"per_sm_threads\": 1024", "\"per_sm_threads\": 2048", "$.gpu_defaults.ldst.per_sm_threads");
+  fails_at("\"sm_copy_GBps\": 690", "\"sm_copy_GBps\": -1", "$.gpu_defaults.sm_copy_GBps");
+  fails_at("\"kernel_latency_ns\": 12000", "\"kernel_latency_ns\": \"soon\"", "$.gpu_defaults.kernel_latency_ns");
+  fails_at("\"comm_interference\": 0.1", "\"comm_interference\": -0.5", "$.gpu_defaults.comm_interference");
+  fails_at("\"rate_GBps\": 398", "\"rate_GBps\": -398", "$.gpu_defaults.copy_engine");
+}

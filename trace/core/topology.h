@@ -34,6 +34,7 @@ struct SmTransferModel {
   double per_sm_bytes_per_s = 0;
   double cap_bytes_per_s = 0;       // 0: only the link limits it
   double setup_ns = 0;              // per message (issue + completion signal)
+  uint32_t per_sm_threads = 1024;   // block size per_sm was measured with; fewer threads move less
 };
 
 struct GpuSpec {
@@ -48,6 +49,10 @@ struct GpuSpec {
   SmTransferModel ldst;              // 16-byte vector stores/loads to peer memory
   SmTransferModel multimem;          // multimem.st / ld_reduce through an NVSwitch
   double comm_interference = 0;      // fractional slow-down of compute while communication runs
+  // Bytes/s all SMs together can copy with loads + stores (0: not modelled). SM-driven transfers
+  // charge it by their primitive's memory operations (a reduce-and-forward costs more than a copy).
+  double sm_copy_bytes_per_s = 0;
+  double kernel_latency_ns = 0;      // a communication kernel's fixed cost before its first transfer
 };
 
 struct SwitchSpec {

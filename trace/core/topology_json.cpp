@@ -22,6 +22,11 @@ void read_sm_model(const JsonField& f, SmTransferModel& m) {
   m.cap_bytes_per_s = f.get_double("cap_GBps", m.cap_bytes_per_s / kG) * kG;
   m.setup_ns = f.get_double("setup_ns", m.setup_ns);
   if (m.per_sm_bytes_per_s < 0 || m.cap_bytes_per_s < 0 || m.setup_ns < 0) f.fail("rates and setup must be >= 0");
+  if (auto t = f.get("per_sm_threads")) {
+    const int64_t n = t->as_int();
+    if (n < 1 || n > 1024) t->fail("per_sm_threads must be between 1 and 1024");
+    m.per_sm_threads = static_cast<uint32_t>(n);
+  }
 }
 
 void read_gpu(const JsonField& f, GpuSpec& g) {
@@ -36,10 +41,16 @@ void read_gpu(const JsonField& f, GpuSpec& g) {
   g.fp32_flops = f.get_double("fp32_TFLOPs", g.fp32_flops / 1e12) * 1e12;
   g.memory_bytes = static_cast<uint64_t>(f.get_double("memory_GiB", static_cast<double>(g.memory_bytes) / 1073741824.0) * 1073741824.0);
   g.comm_interference = f.get_double("comm_interference", g.comm_interference);
+  if (g.comm_interference < 0) f.at("comm_interference").fail("comm_interference must be >= 0");
+  g.sm_copy_bytes_per_s = f.get_double("sm_copy_GBps", g.sm_copy_bytes_per_s / kG) * kG;
+  if (g.sm_copy_bytes_per_s < 0) f.at("sm_copy_GBps").fail("sm_copy_GBps must be >= 0");
+  g.kernel_latency_ns = f.get_double("kernel_latency_ns", g.kernel_latency_ns);
+  if (g.kernel_latency_ns < 0) f.at("kernel_latency_ns").fail("kernel_latency_ns must be >= 0");
   if (auto ce = f.get("copy_engine")) {
     g.copy_engine.count = static_cast<uint32_t>(ce->get_int("count", g.copy_engine.count));
     g.copy_engine.setup_ns = ce->get_double("setup_ns", g.copy_engine.setup_ns);
     g.copy_engine.rate_bytes_per_s = ce->get_double("rate_GBps", g.copy_engine.rate_bytes_per_s / kG) * kG;
+    if (g.copy_engine.setup_ns < 0 || g.copy_engine.rate_bytes_per_s < 0) ce->fail("setup_ns and rate_GBps must be >= 0");
   }
   if (auto m = f.get("tma")) read_sm_model(*m, g.tma);
   if (auto m = f.get("ldst")) read_sm_model(*m, g.ldst);
@@ -49,7 +60,8 @@ void read_gpu(const JsonField& f, GpuSpec& g) {
 JsonValue sm_model_json(const SmTransferModel& m) {
   return JsonValue::object({{"per_sm_GBps", JsonValue::number(m.per_sm_bytes_per_s / kG)},
                             {"cap_GBps", JsonValue::number(m.cap_bytes_per_s / kG)},
-                            {"setup_ns", JsonValue::number(m.setup_ns)}});
+                            {"setup_ns", JsonValue::number(m.setup_ns)},
+                            {"per_sm_threads", JsonValue::number(static_cast<int64_t>(m.per_sm_threads))}});
 }
 
 JsonValue gpu_json(const GpuSpec& g) {
@@ -61,6 +73,8 @@ JsonValue gpu_json(const GpuSpec& g) {
       {"fp32_TFLOPs", JsonValue::number(g.fp32_flops / 1e12)},
       {"memory_GiB", JsonValue::number(static_cast<double>(g.memory_bytes) / 1073741824.0)},
       {"comm_interference", JsonValue::number(g.comm_interference)},
+      {"sm_copy_GBps", JsonValue::number(g.sm_copy_bytes_per_s / kG)},
+      {"kernel_latency_ns", JsonValue::number(g.kernel_latency_ns)},
       {"copy_engine", JsonValue::object({{"count", JsonValue::number(static_cast<int64_t>(g.copy_engine.count))},
                                          {"setup_ns", JsonValue::number(g.copy_engine.setup_ns)},
                                          {"rate_GBps", JsonValue::number(g.copy_engine.rate_bytes_per_s / kG)}})},
@@ -115,7 +129,11 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
       }
       node.sw = s;
     }
-    if (node.kind == NodeKind::kNic) node.nic_bytes_per_s = n.at("line_rate_GBps").as_double() * kG;
+    if (node.kind == NodeKind::kNic) {
+      const JsonField rate = n.at("line_rate_GBps");
+      node.nic_bytes_per_s = rate.as_double() * kG;
+      if (!(node.nic_bytes_per_s > 0)) rate.fail("line rate must be > 0");
+    }
     t.nodes.push_back(std::move(node));
   }
 

@@ -1,0 +1,664 @@
+#include "sim/collectives.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+namespace parascope::sim {
+
+namespace {
+
+// SM cost of NCCL's ring primitives with intermediate FIFO buffers, in copy units (one 16-byte load
+// plus one 16-byte store) per byte a rank sends. From the primitives a rank runs per chunk:
+//   all-reduce: send (ld+st), n-2 x recvReduceSend (3), recvReduceCopySend (4), n-2 x recvCopySend
+//               (3), recv (2)  -> (6n-4) ops per 2(n-1) chunks sent
+//   reduce-scatter: send (2), n-2 x recvReduceSend (3), recvReduceCopy (3) -> (3n-1) per n-1
+//   all-gather: copySend (3), n-2 x recvCopySend (3), recv (2)            -> (3n-1) per n-1
+double ring_weight(CollectiveOp op, int n) {
+  if (n < 2) return 1.0;
+  const double m = n - 1;
+  if (op == CollectiveOp::kAllReduce) return (6.0 * n - 4) / (2 * m) / 2;
+  return (3.0 * n - 1) / m / 2;
+}
+
+Mechanism mechanism_of(const std::string& s) {
+  if (s == "ce") return Mechanism::kCopyEngine;
+  if (s == "tma") return Mechanism::kTma;
+  if (s == "multimem") return Mechanism::kMultimem;
+  return Mechanism::kLdSt;
+}
+
+const SmTransferModel* sm_model(const GpuSpec& g, Mechanism m) {
+  switch (m) {
+    case Mechanism::kTma: return &g.tma;
+    case Mechanism::kLdSt: return &g.ldst;
+    case Mechanism::kMultimem: return &g.multimem;
+    default: return nullptr;
+  }
+}
+
+TimePs ns_to_ps_round(double ns) { return static_cast<TimePs>(std::llround(ns * kPsPerNs)); }
+
+Op send(uint32_t conn, double bytes = kChunkBytes) { return Op{OpKind::kSend, conn, bytes, 0, 0, 0}; }
+Op recv(uint32_t conn) { return Op{OpKind::kRecv, conn, 0, 0, 0, 0}; }
+Op put(uint32_t p, double bytes = kChunkBytes) { return Op{OpKind::kPut, p, bytes, 0, 0, 0}; }
+Op signal(uint32_t counter) { return Op{OpKind::kSignal, counter, 0, 0, 0, 0}; }
+Op wait(uint32_t counter, int64_t offset, int64_t per_iteration) { return Op{OpKind::kWait, counter, 0, per_iteration, offset, 0}; }
+Op compute(int64_t ps) { return Op{OpKind::kCompute, 0, 0, ps, 0, 0}; }
+Op wait_all() { return Op{OpKind::kWaitAll, 0, 0, 0, 0, 0}; }
+
+class Builder {
+ public:
+  explicit Builder(const Platform& p) : p_(p) {}
+
+  void add(const WorkloadStep& step, size_t index);
+  Workload finish() { return std::move(w_); }
+
+ private:
+  struct StepCtx {
+    const KnobSettings* k = nullptr;
+    std::string where;                 // "step 2 (allreduce)" for errors
+    uint32_t collective = 0;
+    std::vector<int32_t> gpus;
+    int n = 0;
+    Mechanism mech = Mechanism::kLdSt;
+    uint32_t channels = 1;
+    uint32_t window = 8;
+    bool step_granularity = false;
+    double chunk_limit = 0;
+    std::vector<uint32_t> actors;      // created by this step
+  };
+
+  [[noreturn]] void fail(const StepCtx& s, const std::string& problem) const { throw KnobError(s.where + ": " + problem); }
+  uint32_t chunks_for(const StepCtx& s, double slice) const {
+    if (s.step_granularity || slice <= s.chunk_limit) return 1;
+    return static_cast<uint32_t>(std::ceil(slice / s.chunk_limit));
+  }
+  double agent_capacity(const StepCtx& s, int32_t gpu, double sms) const;
+  uint32_t comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms);
+  uint32_t compute_actor(StepCtx& s, int rank, uint32_t sms);
+  uint32_t connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, double recv_w);
+  uint32_t counter() { return w_.counters++; }
+  Program& prog(uint32_t actor) {
+    if (progs_.size() <= actor) progs_.resize(actor + 1);
+    return progs_[actor];
+  }
+  // The actor's slot for a connection / put / counter id (ops name targets by slot).
+  uint32_t slot(uint32_t actor, uint32_t id) {
+    auto& slots = w_.actors[actor].slots;
+    for (uint32_t i = 0; i < slots.size(); ++i)
+      if (slots[i] == id) return i;
+    slots.push_back(id);
+    return static_cast<uint32_t>(slots.size() - 1);
+  }
+  void intern_programs(const std::vector<uint32_t>& actors);
+  void set_chunks(uint32_t actor, uint32_t chunks, double slice) {
+    Program& p = prog(actor);
+    p.iterations = chunks;
+    p.chunk_bytes = slice / chunks;
+    p.last_chunk_bytes = slice / chunks;
+  }
+  std::vector<int32_t> ring_order(const StepCtx& s, uint32_t channel) const;
+  int64_t gemm_ps(const StepCtx& s, int32_t gpu, double flops) const;
+
+  void ring(StepCtx& s, CollectiveOp op, double slice, const std::vector<uint32_t>* arrival_counters = nullptr,
+            const std::vector<uint32_t>* tile_counters = nullptr, double sms_per_channel = 1, uint32_t held = 1);
+  void tree_allreduce(StepCtx& s, double bytes);
+  void direct(StepCtx& s, CollectiveOp op, double per_peer, double recv_w);
+  void two_shot(StepCtx& s, double bytes);
+  void nvls(StepCtx& s, double bytes);
+  void sendrecv(StepCtx& s, double bytes);
+  void fused(StepCtx& s, bool allgather_first);
+  void gemm(StepCtx& s);
+
+  const Platform& p_;
+  Workload w_;
+  // (gpu, stream) -> the previous step's completion counter on that GPU and how many signals it needs
+  std::map<std::pair<int32_t, uint32_t>, std::pair<uint32_t, int64_t>> last_;
+  std::vector<uint32_t> next_comm_sm_;  // per GPU: SM lanes handed out to comm actors (from the top)
+  std::vector<Program> progs_;          // per actor while its step is being built
+  std::map<std::string, uint32_t> program_ids_;
+};
+
+void Builder::intern_programs(const std::vector<uint32_t>& actors) {
+  auto bytes_of = [](std::string& key, const std::vector<Op>& ops) {
+    key += static_cast<char>(ops.size() & 0xff);
+    key += static_cast<char>((ops.size() >> 8) & 0xff);
+    for (const Op& op : ops) {
+      key.append(reinterpret_cast<const char*>(&op.kind), sizeof op.kind);
+      key.append(reinterpret_cast<const char*>(&op.target), sizeof op.target);
+      key.append(reinterpret_cast<const char*>(&op.bytes), sizeof op.bytes);
+      key.append(reinterpret_cast<const char*>(&op.amount), sizeof op.amount);
+      key.append(reinterpret_cast<const char*>(&op.offset), sizeof op.offset);
+      key.append(reinterpret_cast<const char*>(&op.per_step), sizeof op.per_step);
+    }
+  };
+  for (uint32_t a : actors) {
+    Program& p = progs_[a];
+    std::string key;
+    for (const auto* ops : {&p.prologue, &p.head, &p.steps, &p.tail, &p.epilogue}) bytes_of(key, *ops);
+    key.append(reinterpret_cast<const char*>(&p.iterations), sizeof p.iterations);
+    key.append(reinterpret_cast<const char*>(&p.step_repeat), sizeof p.step_repeat);
+    key.append(reinterpret_cast<const char*>(&p.chunk_bytes), sizeof p.chunk_bytes);
+    key.append(reinterpret_cast<const char*>(&p.last_chunk_bytes), sizeof p.last_chunk_bytes);
+    auto [it, inserted] = program_ids_.try_emplace(key, static_cast<uint32_t>(w_.programs.size()));
+    if (inserted) w_.programs.push_back(std::move(p));
+    w_.actors[a].program = it->second;
+    p = Program{};
+  }
+}
+
+double Builder::agent_capacity(const StepCtx& s, int32_t gpu, double sms) const {
+  const SmTransferModel* m = sm_model(p_.gpu(gpu), s.mech);
+  if (!m || m->per_sm_bytes_per_s <= 0 || sms <= 0) return 0;
+  const double threads = static_cast<double>(s.k->get_int("threads_per_channel"));
+  return sms * m->per_sm_bytes_per_s * std::min(1.0, threads / std::max<uint32_t>(1, m->per_sm_threads));
+}
+
+uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms) {
+  Actor a;
+  a.gpu = s.gpus[rank];
+  a.role = ActorRole::kCommunication;
+  a.sms = held_sms;
+  a.agent_capacity = agent_capacity(s, a.gpu, sms_equiv);
+  a.collective = s.collective;
+  a.channel = channel;
+  const uint32_t total = p_.gpu(a.gpu).sm_count;
+  uint32_t& next = next_comm_sm_[a.gpu];
+  a.first_sm = total - 1 - (next % total);  // lanes from the top, like small grids land on real GPUs
+  next += std::max<uint32_t>(1, held_sms);
+  a.window = s.window;
+  w_.actors.push_back(std::move(a));
+  s.actors.push_back(static_cast<uint32_t>(w_.actors.size() - 1));
+  return s.actors.back();
+}
+
+uint32_t Builder::compute_actor(StepCtx& s, int rank, uint32_t sms) {
+  Actor a;
+  a.gpu = s.gpus[rank];
+  a.role = ActorRole::kCompute;
+  a.sms = sms;
+  a.collective = s.collective;
+  a.first_sm = 0;
+  w_.actors.push_back(std::move(a));
+  s.actors.push_back(static_cast<uint32_t>(w_.actors.size() - 1));
+  return s.actors.back();
+}
+
+uint32_t Builder::connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, double recv_w) {
+  Connection c;
+  c.src = a;
+  c.dst = b;
+  c.mechanism = s.mech;
+  c.window = s.window;
+  c.send_weight = send_w;
+  c.recv_weight = recv_w;
+  w_.connections.push_back(c);
+  return static_cast<uint32_t>(w_.connections.size() - 1);
+}
+
+std::vector<int32_t> Builder::ring_order(const StepCtx& s, uint32_t channel) const {
+  // One host: rank order. Several hosts with the same GPU count each: a rail-aligned ring. Host k's
+  // chain starts at local index (channel + (m-1)k) mod m, so it leaves the host from the GPU with the
+  // same local index (same NIC rail) as the one the next host's chain starts from.
+  std::vector<int32_t> hosts;
+  std::map<int32_t, std::vector<int32_t>> by_host;
+  for (int32_t g : s.gpus) {
+    const int32_t h = p_.gpu_host(g);
+    if (!by_host.count(h)) hosts.push_back(h);
+    by_host[h].push_back(g);
+  }
+  if (hosts.size() < 2) return s.gpus;
+  const size_t m = by_host[hosts[0]].size();
+  for (int32_t h : hosts)
+    if (by_host[h].size() != m) return s.gpus;
+  std::vector<int32_t> order;
+  order.reserve(s.gpus.size());
+  for (size_t k = 0; k < hosts.size(); ++k) {
+    const auto& local = by_host[hosts[k]];
+    const size_t start = (channel + (m - 1) * k) % m;
+    for (size_t i = 0; i < m; ++i) order.push_back(local[(start + i) % m]);
+  }
+  return order;
+}
+
+int64_t Builder::gemm_ps(const StepCtx& s, int32_t gpu, double flops) const {
+  const GpuSpec& g = p_.gpu(gpu);
+  if (!(g.bf16_flops > 0)) fail(s, "GPU " + std::to_string(gpu) + " has no bf16_TFLOPs in the topology: cannot time a GEMM");
+  const double seconds = flops / (g.bf16_flops * s.k->get_double("gemm_efficiency")) * s.k->get_double("compute_scale");
+  return static_cast<int64_t>(std::llround(seconds * 1e12));
+}
+
+// Ring: per channel, rank r sends to ring successor. Chunk-major like NCCL's ring primitives: chunk c
+// of step s goes out as soon as chunk c of step s-1 came in. Optional hooks for fused kernels: a
+// counter signalled after each receive (all-gather arrivals) and a counter waited on before each
+// send (GEMM tiles ready for reduce-scatter).
+void Builder::ring(StepCtx& s, CollectiveOp op, double slice, const std::vector<uint32_t>* arrival_counters,
+                   const std::vector<uint32_t>* tile_counters, double sms_per_channel, uint32_t held) {
+  const int n = s.n;
+  const int steps = op == CollectiveOp::kAllReduce ? 2 * (n - 1) : n - 1;
+  const uint32_t chunks = chunks_for(s, slice);
+  const double weight = ring_weight(op, n);
+  // Actors and connections are laid out rank-major (rank r, channel c at r * C + c): the flows of one
+  // rank pair share a path, so the messages completing together touch neighbouring state.
+  std::vector<std::vector<int>> pos_of(s.channels, std::vector<int>(n));  // [ch][rank] -> ring position
+  std::vector<std::vector<int>> rank_at(s.channels, std::vector<int>(n)); // [ch][position] -> rank
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    const std::vector<int32_t> order = ring_order(s, ch);
+    std::map<int32_t, int> rank_of_gpu;
+    for (int r = 0; r < n; ++r) rank_of_gpu[s.gpus[r]] = r;
+    for (int i = 0; i < n; ++i) {
+      rank_at[ch][i] = rank_of_gpu.at(order[i]);
+      pos_of[ch][rank_at[ch][i]] = i;
+    }
+  }
+  std::vector<uint32_t> actor_rc(static_cast<size_t>(n) * s.channels);
+  for (int r = 0; r < n; ++r)
+    for (uint32_t ch = 0; ch < s.channels; ++ch) actor_rc[r * s.channels + ch] = comm_actor(s, r, ch, sms_per_channel, held);
+  std::vector<uint32_t> out_rc(actor_rc.size());
+  for (int r = 0; r < n; ++r)
+    for (uint32_t ch = 0; ch < s.channels; ++ch) {
+      const int next = rank_at[ch][(pos_of[ch][r] + 1) % n];
+      out_rc[r * s.channels + ch] = connect(s, actor_rc[r * s.channels + ch], actor_rc[next * s.channels + ch], weight, 0);
+    }
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    std::vector<uint32_t> actor_of(n), out(n);
+    std::vector<int> rank_of_gpu_pos(n);
+    for (int i = 0; i < n; ++i) {
+      rank_of_gpu_pos[i] = rank_at[ch][i];
+      actor_of[i] = actor_rc[rank_at[ch][i] * s.channels + ch];
+      out[i] = out_rc[rank_at[ch][i] * s.channels + ch];
+    }
+    for (int i = 0; i < n; ++i) {
+      const uint32_t me = actor_of[i];
+      Program& p = prog(me);
+      const uint32_t to = slot(me, out[i]);
+      const uint32_t in = slot(me, out[(i + n - 1) % n]);
+      const int rank = rank_of_gpu_pos[i];
+      // GEMM+RS: step st sends the tile computed st-th in chunk c: counter >= st + 1 + c * n
+      auto tile_wait = [&](std::vector<Op>& ops, int64_t offset, int64_t per_step) {
+        if (tile_counters) ops.push_back(Op{OpKind::kWait, slot(me, (*tile_counters)[rank]), 0, n, offset, per_step});
+      };
+      auto arrived = [&](std::vector<Op>& ops) {
+        if (arrival_counters) ops.push_back(signal(slot(me, (*arrival_counters)[rank * s.channels + ch])));
+      };
+      tile_wait(p.head, 1, 0);
+      p.head.push_back(send(to));
+      if (steps > 1) {
+        p.steps.push_back(recv(in));
+        arrived(p.steps);
+        tile_wait(p.steps, 2, 1);
+        p.steps.push_back(send(to));
+        p.step_repeat = static_cast<uint64_t>(steps - 1);
+      }
+      if (steps > 0) {
+        tile_wait(p.tail, steps + 1, 0);
+        p.tail.push_back(recv(in));
+        arrived(p.tail);
+      } else {
+        p.head.clear();
+      }
+      set_chunks(actor_of[i], chunks, slice);
+    }
+  }
+}
+
+// NCCL-style binary tree all-reduce: reduce up, broadcast down, chunk by chunk. Odd channels use the
+// mirrored tree so leaves of one are inner nodes of the other (the double binary tree idea).
+void Builder::tree_allreduce(StepCtx& s, double bytes) {
+  const int n = s.n;
+  const double slice = bytes / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    auto rank_at = [&](int pos) { return ch % 2 ? n - 1 - pos : pos; };
+    std::vector<uint32_t> actor(n);
+    for (int pos = 0; pos < n; ++pos) actor[pos] = comm_actor(s, rank_at(pos), ch, 1, 1);
+    std::vector<uint32_t> up(n, 0), down(n, 0);
+    for (int pos = 1; pos < n; ++pos) {
+      const int parent = (pos - 1) / 2;
+      up[pos] = connect(s, actor[pos], actor[parent], 1.5, 0);   // ld fifo + ld input + st peer
+      down[pos] = connect(s, actor[parent], actor[pos], 1.0, 0);  // ld + st (copy to output rides along)
+    }
+    for (int pos = 0; pos < n; ++pos) {
+      const uint32_t me = actor[pos];
+      Program& p = prog(me);
+      std::vector<int> kids;
+      for (int c : {2 * pos + 1, 2 * pos + 2})
+        if (c < n) kids.push_back(c);
+      for (int c : kids) p.head.push_back(recv(slot(me, up[c])));
+      if (pos > 0) p.head.push_back(send(slot(me, up[pos])));
+      if (pos > 0) p.head.push_back(recv(slot(me, down[pos])));
+      for (int c : kids) p.head.push_back(send(slot(me, down[c])));
+      set_chunks(actor[pos], chunks, slice);
+    }
+  }
+}
+
+// Every rank sends a piece to every peer directly (peers in rotated order to spread the load), then
+// receives theirs: one-shot all-reduce, direct all-gather / reduce-scatter, all-to-all.
+void Builder::direct(StepCtx& s, CollectiveOp /*op*/, double per_peer, double recv_w) {
+  const int n = s.n;
+  const double slice = per_peer / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    std::vector<uint32_t> actor(n);
+    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
+    std::vector<std::vector<uint32_t>> conn(n, std::vector<uint32_t>(n, 0));
+    for (int r = 0; r < n; ++r)
+      for (int d = 1; d < n; ++d) conn[r][(r + d) % n] = connect(s, actor[r], actor[(r + d) % n], 1.0, recv_w);
+    for (int r = 0; r < n; ++r) {
+      const uint32_t me = actor[r];
+      Program& p = prog(me);
+      for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
+      for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
+      set_chunks(actor[r], chunks, slice);
+    }
+  }
+}
+
+// Two-shot all-reduce: reduce-scatter by direct sends to each piece's owner, then all-gather of the
+// reduced pieces by direct sends; both phases chunk by chunk on one connection per pair.
+void Builder::two_shot(StepCtx& s, double bytes) {
+  const int n = s.n;
+  const double slice = bytes / n / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    std::vector<uint32_t> actor(n);
+    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
+    std::vector<std::vector<uint32_t>> conn(n, std::vector<uint32_t>(n, 0));
+    for (int r = 0; r < n; ++r)
+      for (int d = 1; d < n; ++d) conn[r][(r + d) % n] = connect(s, actor[r], actor[(r + d) % n], 1.0, 0.5);
+    for (int r = 0; r < n; ++r) {
+      const uint32_t me = actor[r];
+      Program& p = prog(me);
+      for (int phase = 0; phase < 2; ++phase) {
+        for (int d = 1; d < n; ++d) p.head.push_back(send(slot(me, conn[r][(r + d) % n])));
+        for (int d = 1; d < n; ++d) p.head.push_back(recv(slot(me, conn[(r + n - d) % n][r])));
+      }
+      set_chunks(actor[r], chunks, slice);
+    }
+  }
+}
+
+// NVLS all-reduce: each rank owns 1/n of the buffer; per chunk it pulls the switch-reduced sum of
+// that piece from every GPU (multimem.ld_reduce), then multicasts the result (multimem.st).
+void Builder::nvls(StepCtx& s, double bytes) {
+  const int n = s.n;
+  for (int32_t g : s.gpus) {
+    const int32_t sw = p_.nvswitch_of(g);
+    if (sw < 0) fail(s, "algorithm=nvls needs GPUs on an NVSwitch; GPU " + std::to_string(g) + " has none");
+    const auto& spec = p_.topology().nodes[static_cast<size_t>(sw)].sw;
+    if (!spec || !spec->multicast || !spec->in_switch_reduction) {
+      const std::string warning = "NVLS simulated on " + p_.topology().nodes[static_cast<size_t>(sw)].name +
+                                  " although the topology has its multicast/in-switch reduction off";
+      if (std::find(w_.warnings.begin(), w_.warnings.end(), warning) == w_.warnings.end()) w_.warnings.push_back(warning);
+    }
+  }
+  const double slice = bytes / n / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    for (int r = 0; r < n; ++r) {
+      const uint32_t a = comm_actor(s, r, ch, 1, 1);
+      PutSpec reduce{a, s.mech, s.gpus, {s.gpus[r]}, true, 1.0};
+      PutSpec bcast{a, s.mech, {s.gpus[r]}, s.gpus, true, 1.0};
+      w_.puts.push_back(reduce);
+      const auto pr = static_cast<uint32_t>(w_.puts.size() - 1);
+      w_.puts.push_back(bcast);
+      const auto pb = static_cast<uint32_t>(w_.puts.size() - 1);
+      Program& p = prog(a);
+      p.head = {put(slot(a, pr)), wait_all(), put(slot(a, pb))};
+      set_chunks(a, chunks, slice);
+    }
+  }
+}
+
+// Send/recv: rank r sends `bytes` to r+1 and receives from r-1 (with 2 GPUs: an exchange, both
+// directions at once). The sender's block copies into the peer's FIFO, the receiver's copies out.
+void Builder::sendrecv(StepCtx& s, double bytes) {
+  const int n = s.n;
+  const double slice = bytes / s.channels;
+  const uint32_t chunks = chunks_for(s, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    std::vector<uint32_t> actor(n);
+    for (int r = 0; r < n; ++r) actor[r] = comm_actor(s, r, ch, 1, 1);
+    std::vector<uint32_t> out(n);
+    for (int r = 0; r < n; ++r) out[r] = connect(s, actor[r], actor[(r + 1) % n], 1.0, 1.0);
+    for (int r = 0; r < n; ++r) {
+      const uint32_t me = actor[r];
+      Program& p = prog(me);
+      p.head = {send(slot(me, out[r])), recv(slot(me, out[(r + n - 1) % n]))};
+      set_chunks(actor[r], chunks, slice);
+    }
+  }
+}
+
+// Fused all-gather + GEMM (allgather_first) or GEMM + reduce-scatter on every rank: a compute actor
+// runs the GEMM tile by tile while comm actors run the ring; they meet through counters. inter_sm:
+// the comm actors hold num_comm_sms SMs and the GEMM runs on the rest; intra_sm: communication warps
+// share every SM (nothing held), the GEMM keeps all SMs and both see the GPU's interference.
+void Builder::fused(StepCtx& s, bool allgather_first) {
+  const int n = s.n;
+  const int64_t m = s.k->get_int("gemm_m"), nn = s.k->get_int("gemm_n"), kk = s.k->get_int("gemm_k");
+  const int64_t dtype = s.k->get_int("dtype_bytes");
+  const int64_t comm_sms = s.k->get_int("num_comm_sms");
+  if (comm_sms < 1) fail(s, "num_comm_sms must be >= 1 for a fused kernel");
+  const bool intra = s.k->get_enum("overlap") == "intra_sm";
+  s.channels = static_cast<uint32_t>(std::min<int64_t>(s.channels, comm_sms));
+  const double sms_per_channel = static_cast<double>(comm_sms) / s.channels;
+  const uint32_t held = intra ? 0 : static_cast<uint32_t>(std::max<int64_t>(1, comm_sms / s.channels));
+  const double flops_total = 2.0 * static_cast<double>(m) * static_cast<double>(nn) * static_cast<double>(kk);
+  if (allgather_first) {
+    // A (m x k) is row-sharded: each rank holds m/n rows and gathers the rest; C = A B, whole.
+    const double shard = static_cast<double>(m) / n * static_cast<double>(kk) * static_cast<double>(dtype);
+    const double slice = shard / s.channels;
+    const uint32_t chunks = chunks_for(s, slice);
+    std::vector<uint32_t> arrivals(static_cast<size_t>(n) * s.channels);
+    for (auto& c : arrivals) c = counter();
+    ring(s, CollectiveOp::kAllGather, slice, &arrivals, nullptr, sms_per_channel, held);
+    for (int r = 0; r < n; ++r) {
+      const uint32_t total = p_.gpu(s.gpus[r]).sm_count;
+      const uint32_t a = compute_actor(s, r, intra ? total : static_cast<uint32_t>(std::max<int64_t>(1, total - comm_sms)));
+      Program& p = prog(a);
+      const int64_t tile = gemm_ps(s, s.gpus[r], flops_total / n / chunks);
+      p.prologue.push_back(compute(gemm_ps(s, s.gpus[r], flops_total / n)));  // the local shard first
+      // step st (1..n-1) of chunk c arrived on every channel: counter >= st + c * (n - 1)
+      for (uint32_t ch = 0; ch < s.channels; ++ch)
+        p.steps.push_back(Op{OpKind::kWait, slot(a, arrivals[r * s.channels + ch]), 0, n - 1, 1, 1});
+      p.steps.push_back(compute(tile));
+      p.step_repeat = static_cast<uint64_t>(n - 1);
+      p.iterations = chunks;
+    }
+  } else {
+    // C partial (m x n) over the local k; reduce-scatter leaves each rank m/n rows of the sum.
+    const double input = static_cast<double>(m) * static_cast<double>(nn) * static_cast<double>(dtype);
+    const double slice = input / n / s.channels;
+    const uint32_t chunks = chunks_for(s, slice);
+    std::vector<uint32_t> tiles(n);
+    for (auto& c : tiles) c = counter();
+    for (int r = 0; r < n; ++r) {
+      const uint32_t total = p_.gpu(s.gpus[r]).sm_count;
+      const uint32_t a = compute_actor(s, r, intra ? total : static_cast<uint32_t>(std::max<int64_t>(1, total - comm_sms)));
+      Program& p = prog(a);
+      const int64_t tile = gemm_ps(s, s.gpus[r], flops_total / n / chunks);
+      p.steps = {compute(tile), signal(slot(a, tiles[r]))};
+      p.step_repeat = static_cast<uint64_t>(n);
+      p.iterations = chunks;
+    }
+    ring(s, CollectiveOp::kReduceScatter, slice, nullptr, &tiles, sms_per_channel, held);
+  }
+}
+
+void Builder::gemm(StepCtx& s) {
+  const double flops = 2.0 * static_cast<double>(s.k->get_int("gemm_m")) * static_cast<double>(s.k->get_int("gemm_n")) *
+                       static_cast<double>(s.k->get_int("gemm_k"));
+  for (int r = 0; r < s.n; ++r) {
+    const uint32_t a = compute_actor(s, r, p_.gpu(s.gpus[r]).sm_count);
+    prog(a).prologue.push_back(compute(gemm_ps(s, s.gpus[r], flops)));
+  }
+}
+
+void Builder::add(const WorkloadStep& step, size_t index) {
+  StepCtx s;
+  s.k = &step.knobs;
+  s.where = "workload step " + std::to_string(index) + " (" + step.op + ")";
+  const KnobSettings& k = step.knobs;
+  const auto topo_gpus = static_cast<int64_t>(p_.gpu_count());
+  const int64_t n = k.is_set("gpus") ? k.get_int("gpus") : topo_gpus;
+  if (n > topo_gpus)
+    fail(s, "gpus=" + std::to_string(n) + " but topology " + p_.topology().name + " has " + std::to_string(topo_gpus));
+  for (int32_t g = 0; g < n; ++g) s.gpus.push_back(g);
+  s.n = static_cast<int>(n);
+  s.mech = mechanism_of(k.get_enum("mechanism"));
+  if (k.get_enum("algorithm") == "nvls" && !k.is_set("mechanism")) s.mech = Mechanism::kMultimem;
+  s.channels = static_cast<uint32_t>(k.get_int("channels"));
+  s.window = static_cast<uint32_t>(k.get_int("window"));
+  s.step_granularity = k.get_enum("granularity") == "step";
+  s.chunk_limit = static_cast<double>(k.get_int("chunk_bytes"));
+  if (next_comm_sm_.empty()) next_comm_sm_.assign(p_.gpu_count(), 0);
+
+  const std::string algo = k.get_enum("algorithm");
+  const auto payload = static_cast<double>(k.get_int("bytes"));
+  // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
+  // payload; the summary still reports the payload.
+  std::string protocol = k.get_enum("protocol");
+  if (protocol == "auto")
+    protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
+               : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
+                                                                               : "simple";
+  const double wire = protocol == "ll" ? 2.0 : protocol == "ll128" ? 128.0 / 120.0 : 1.0;
+  const double bytes = payload * wire;
+  const std::string& op = step.op;
+  CollectiveSpec spec;
+  spec.name = op;
+  spec.algorithm = algo;
+  spec.mechanism = s.mech;
+  spec.bytes = payload;
+  spec.protocol = protocol;
+  spec.gpus = s.gpus;
+  spec.stream = step.stream;
+  spec.algbw_bytes = payload;
+  const bool allows_other_algos = op == "allreduce" || op == "allgather" || op == "reducescatter";
+  if (!allows_other_algos && algo != "ring" && k.is_set("algorithm"))
+    fail(s, "algorithm=" + algo + " does not apply to " + op);
+  if ((op == "allgather" || op == "reducescatter") && algo != "ring" && algo != "one_shot")
+    fail(s, "algorithm=" + algo + " is not available for " + op + " (ring or one_shot)");
+
+  const int64_t repeat = k.get_int("repeat");
+  for (int64_t rep = 0; rep < repeat; ++rep) {
+    s.actors.clear();
+    s.collective = static_cast<uint32_t>(w_.collectives.size());
+    s.channels = static_cast<uint32_t>(k.get_int("channels"));
+    if (op == "allreduce") {
+      spec.op = CollectiveOp::kAllReduce;
+      if (algo == "ring") ring(s, CollectiveOp::kAllReduce, bytes / s.n / s.channels);
+      else if (algo == "tree") tree_allreduce(s, bytes);
+      else if (algo == "one_shot") direct(s, CollectiveOp::kAllReduce, bytes, 0.75);
+      else if (algo == "two_shot") two_shot(s, bytes);
+      else nvls(s, bytes);
+    } else if (op == "allgather") {
+      // bytes: the per-rank input; NCCL reports algbw on the gathered output
+      spec.op = CollectiveOp::kAllGather;
+      spec.algbw_bytes = payload * s.n;
+      if (algo == "ring") ring(s, CollectiveOp::kAllGather, bytes / s.channels);
+      else direct(s, CollectiveOp::kAllGather, bytes, 0);
+    } else if (op == "reducescatter") {
+      spec.op = CollectiveOp::kReduceScatter;
+      if (algo == "ring") ring(s, CollectiveOp::kReduceScatter, bytes / s.n / s.channels);
+      else direct(s, CollectiveOp::kReduceScatter, bytes / s.n, 0.5);
+    } else if (op == "alltoall") {
+      spec.op = CollectiveOp::kAllToAll;
+      direct(s, CollectiveOp::kAllToAll, bytes / s.n, 0);
+    } else if (op == "sendrecv") {
+      spec.op = CollectiveOp::kSendRecv;
+      sendrecv(s, bytes);
+    } else if (op == "allgather_gemm" || op == "gemm_reducescatter") {
+      const bool ag = op == "allgather_gemm";
+      spec.op = ag ? CollectiveOp::kAllGather : CollectiveOp::kReduceScatter;
+      const double dt = static_cast<double>(k.get_int("dtype_bytes"));
+      spec.bytes = ag ? static_cast<double>(k.get_int("gemm_m")) / s.n * static_cast<double>(k.get_int("gemm_k")) * dt
+                      : static_cast<double>(k.get_int("gemm_m")) * static_cast<double>(k.get_int("gemm_n")) * dt;
+      spec.algbw_bytes = ag ? spec.bytes * s.n : spec.bytes;
+      spec.algorithm = "ring";
+      spec.protocol = "simple";  // a fused kernel's own stores, not an NCCL protocol
+      fused(s, ag);
+    } else if (op == "gemm") {
+      spec.compute = true;
+      spec.algorithm.clear();
+      spec.protocol.clear();
+      spec.bytes = 0;
+      spec.algbw_bytes = 0;
+      gemm(s);
+    } else {
+      fail(s, "unknown operation");
+    }
+    spec.channels = spec.compute ? 0 : s.channels;
+    spec.busbw_factor = busbw_factor(spec.op, s.n);
+    w_.collectives.push_back(spec);
+
+    // Stream order and fixed kernel cost: every actor of this step on GPU g first waits for the
+    // previous step on (g, stream), communication actors then pay the GPU's kernel latency; at the
+    // end each waits for its transfers and signals this step's counter on g.
+    std::map<int32_t, std::vector<uint32_t>> on_gpu;
+    for (uint32_t a : s.actors) on_gpu[w_.actors[a].gpu].push_back(a);
+    for (auto& [g, actors] : on_gpu) {
+      const uint32_t done = counter();
+      const auto key = std::make_pair(g, step.stream);
+      const auto prev = last_.find(key);
+      for (uint32_t a : actors) {
+        Program& p = prog(a);
+        std::vector<Op> pre;
+        if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
+        const double latency = p_.gpu(g).kernel_latency_ns;
+        if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
+          pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
+        p.prologue.insert(p.prologue.begin(), pre.begin(), pre.end());
+        p.epilogue.push_back(wait_all());
+        p.epilogue.push_back(signal(slot(a, done)));
+      }
+      last_[key] = {done, static_cast<int64_t>(actors.size())};
+    }
+    intern_programs(s.actors);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& workload_ops() {
+  static const std::vector<std::string> ops = {"allreduce", "allgather",      "reducescatter",      "alltoall",
+                                               "sendrecv",  "allgather_gemm", "gemm_reducescatter", "gemm"};
+  return ops;
+}
+
+std::string canonical_op(std::string_view name) {
+  std::string s;
+  for (char c : name)
+    if (c != '_' && c != '-' && c != '+') s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::map<std::string, std::string> aliases = {
+      {"allreduce", "allreduce"},       {"allgather", "allgather"},          {"reducescatter", "reducescatter"},
+      {"alltoall", "alltoall"},         {"sendrecv", "sendrecv"},            {"send", "sendrecv"},
+      {"p2p", "sendrecv"},              {"allgathergemm", "allgather_gemm"}, {"aggemm", "allgather_gemm"},
+      {"gemmreducescatter", "gemm_reducescatter"}, {"gemmrs", "gemm_reducescatter"}, {"gemm", "gemm"},
+      {"matmul", "gemm"}};
+  auto it = aliases.find(s);
+  return it == aliases.end() ? std::string() : it->second;
+}
+
+double busbw_factor(CollectiveOp op, int n) {
+  if (n < 2) return 1.0;
+  switch (op) {
+    case CollectiveOp::kAllReduce: return 2.0 * (n - 1) / n;
+    case CollectiveOp::kAllGather:
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kAllToAll: return static_cast<double>(n - 1) / n;
+    default: return 1.0;
+  }
+}
+
+Workload build_workload(const Platform& platform, const std::vector<WorkloadStep>& steps) {
+  Builder b(platform);
+  for (size_t i = 0; i < steps.size(); ++i) b.add(steps[i], i);
+  return b.finish();
+}
+
+}  // namespace parascope::sim

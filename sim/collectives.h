@@ -1,0 +1,38 @@
+// Workload generators: NCCL-style collectives (ring, tree, one-shot, two-shot and NVLS all-reduce;
+// ring or direct all-gather and reduce-scatter; all-to-all; send/recv), fused all-gather+GEMM and
+// GEMM+reduce-scatter, and plain GEMMs, for any number of GPUs and nodes. A collective expands into
+// channels x steps x chunks of messages with `window` in flight per connection (granularity=chunk),
+// or one message per channel and step (granularity=step). Steps on the same stream of a GPU run in
+// order; different streams overlap. Every parameter comes from the knob registry (knobs.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/knobs.h"
+#include "sim/platform.h"
+#include "sim/workload.h"
+
+namespace parascope::sim {
+
+struct WorkloadStep {
+  std::string op;      // one of workload_ops()
+  KnobSettings knobs;  // algorithm, bytes, gpus, channels, chunk_bytes, window, mechanism, ...
+  uint32_t stream = 0;
+};
+
+// "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "allgather_gemm",
+// "gemm_reducescatter", "gemm".
+const std::vector<std::string>& workload_ops();
+// Accepts the canonical names and common spellings ("all_reduce", "AllReduce", "ag_gemm"...);
+// empty when unknown.
+std::string canonical_op(std::string_view name);
+
+// Throws KnobError when a step cannot run on the platform (more GPUs than it has, NVLS without a
+// switch, an algorithm the op does not have...), naming the step and the knob.
+Workload build_workload(const Platform& platform, const std::vector<WorkloadStep>& steps);
+
+// NCCL's bus-bandwidth factor for an op on n ranks (all-reduce 2(n-1)/n, all-gather (n-1)/n...).
+double busbw_factor(CollectiveOp op, int n);
+
+}  // namespace parascope::sim

@@ -1,0 +1,360 @@
+#include "sim/flow_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace parascope::sim {
+
+namespace {
+constexpr double kPsPerS = 1e12;
+
+bool flow_before(const auto& a, const auto& b) { return a.key != b.key ? a.key < b.key : a.seq < b.seq; }
+
+// A flow whose remaining bytes are below this is done: the class clock is a double that has been
+// advanced by rate x dt many times, so it can sit a rounding error short of the key.
+double done_slack(double key) { return 1e-9 * std::fabs(key) + 1e-6; }
+}  // namespace
+
+uint32_t FlowModel::add_resource(double capacity) {
+  if (!(capacity > 0) || !std::isfinite(capacity))
+    throw std::invalid_argument("resource capacity must be positive and finite");
+  Res r;
+  r.capacity = capacity;
+  res_.push_back(std::move(r));
+  return static_cast<uint32_t>(res_.size() - 1);
+}
+
+void FlowModel::SortedFlows::push(const Flow& f) {
+  if (size_ == buf_.size()) {  // grow, unrolled to start at 0
+    std::vector<Flow> bigger(std::max<size_t>(8, buf_.size() * 2));
+    for (size_t i = 0; i < size_; ++i) bigger[i] = buf_[(head_ + i) & mask_];
+    buf_.swap(bigger);
+    head_ = 0;
+    mask_ = buf_.size() - 1;
+  }
+  size_t pos = size_++;
+  // shift larger ones up one place; usually none
+  while (pos > 0 && flow_before(f, buf_[(head_ + pos - 1) & mask_])) {
+    buf_[(head_ + pos) & mask_] = buf_[(head_ + pos - 1) & mask_];
+    --pos;
+  }
+  buf_[(head_ + pos) & mask_] = f;
+}
+
+const ResourceUsage& FlowModel::usage(uint32_t r) const {
+  const Res& res = res_[r];
+  res.usage.bytes = 0;
+  for (uint32_t u : res.all) res.usage.bytes += classes_[owner_[u]].bytes * uses_[u].weight;
+  return res.usage;
+}
+
+uint32_t FlowModel::intern_path(std::span<const PathUse> uses, double bound) {
+  if (uses.empty() && !std::isfinite(bound)) throw std::logic_error("a path needs a resource or a finite bound");
+  if (!(bound > 0)) throw std::logic_error("a path's bound must be > 0");
+  std::vector<std::pair<uint32_t, double>> key;
+  key.reserve(uses.size());
+  for (const PathUse& u : uses) {
+    if (u.resource >= res_.size()) throw std::logic_error("path uses an unknown resource");
+    if (!(u.weight > 0)) throw std::logic_error("path weights must be > 0");
+    // a resource listed twice (a multicast crossing one link twice) counts its weights together
+    auto it = std::find_if(key.begin(), key.end(), [&](const auto& k) { return k.first == u.resource; });
+    if (it != key.end()) it->second += u.weight;
+    else key.emplace_back(u.resource, u.weight);
+  }
+  auto [it, inserted] = path_ids_.try_emplace({key, bound}, static_cast<uint32_t>(classes_.size()));
+  if (!inserted) return it->second;
+  Class c;
+  c.first_use = static_cast<uint32_t>(uses_.size());
+  c.use_count = static_cast<uint32_t>(key.size());
+  c.bound = bound;
+  for (const auto& [r, w] : key) {
+    res_[r].all.push_back(static_cast<uint32_t>(uses_.size()));
+    uses_.push_back({r, w});
+    owner_.push_back(static_cast<uint32_t>(classes_.size()));
+    pos_.push_back(0);
+  }
+  classes_.push_back(std::move(c));
+  heap_pos_.push_back(kNotDue);
+  return it->second;
+}
+
+void FlowModel::start(TimePs now, uint32_t path, double bytes, TimePs latency, uint64_t tag) {
+  ++stats_.flows_started;
+  if (latency <= 0) {
+    join(path, bytes, tag, now);
+    return;
+  }
+  if (last_line_ >= lines_.size() || lines_[last_line_].latency != latency) {
+    last_line_ = lines_.size();
+    for (size_t i = 0; i < lines_.size(); ++i)
+      if (lines_[i].latency == latency) last_line_ = i;
+    if (last_line_ == lines_.size()) lines_.push_back(DelayLine{latency, std::vector<Pending>(16), 0, 0});
+  }
+  DelayLine& line = lines_[last_line_];
+  if (line.size == line.ring.size()) {  // grow, unrolled to start at 0
+    std::vector<Pending> bigger(line.ring.size() * 2);
+    for (size_t i = 0; i < line.size; ++i) bigger[i] = line.ring[(line.head + i) & (line.ring.size() - 1)];
+    line.ring.swap(bigger);
+    line.head = 0;
+  }
+  line.ring[(line.head + line.size) & (line.ring.size() - 1)] = Pending{now + latency, path, bytes, tag};
+  ++line.size;
+}
+
+TimePs FlowModel::next_time() {
+  TimePs t = kNever;
+  for (const DelayLine& l : lines_)
+    if (l.size) t = std::min(t, l.ring[l.head].due);
+  if (!due_.empty()) t = std::min(t, due_.front().time);
+  return t;
+}
+
+void FlowModel::catch_up(Class& c, TimePs t) {
+  if (c.count) c.served += c.rate_ps * static_cast<double>(t - c.t_ref);
+  c.t_ref = t;
+}
+
+void FlowModel::mark_dirty(uint32_t c) {
+  if (!classes_[c].dirty) {
+    classes_[c].dirty = true;
+    dirty_.push_back(c);
+  }
+}
+
+void FlowModel::join(uint32_t ci, double bytes, uint64_t tag, TimePs t) {
+  Class& c = classes_[ci];
+  catch_up(c, t);
+  if (c.count == 0) {
+    c.served = 0;  // a fresh clock keeps the doubles small
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+      auto& active = res_[uses_[u].resource].active;
+      pos_[u] = static_cast<uint32_t>(active.size());
+      active.push_back(u);
+    }
+  }
+  c.bytes += bytes;
+  c.flows.push(Flow{c.served + bytes, seq_++, tag});
+  ++c.count;
+  ++active_flows_;
+  mark_dirty(ci);
+}
+
+void FlowModel::complete(uint32_t ci, TimePs t, std::vector<uint64_t>& completed) {
+  Class& c = classes_[ci];
+  catch_up(c, t);
+  while (!c.flows.empty() && c.flows.front().key <= c.served + done_slack(c.flows.front().key)) {
+    completed.push_back(c.flows.front().tag);
+    c.flows.pop();
+    --c.count;
+    --active_flows_;
+  }
+  if (c.count == 0) {
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+      auto& active = res_[uses_[u].resource].active;
+      const uint32_t last = active.back();
+      active[pos_[u]] = last;
+      pos_[last] = pos_[u];
+      active.pop_back();
+    }
+  }
+  due_remove(ci);  // resolve() schedules the next completion
+  mark_dirty(ci);
+}
+
+void FlowModel::advance(TimePs t, std::vector<uint64_t>& completed) {
+  for (DelayLine& l : lines_) {
+    while (l.size && l.ring[l.head].due == t) {
+      const Pending p = l.ring[l.head];
+      l.head = (l.head + 1) & (l.ring.size() - 1);
+      --l.size;
+      join(p.path, p.bytes, p.tag, t);
+    }
+  }
+  while (!due_.empty() && due_.front().time == t) complete(due_.front().cls, t, completed);
+}
+
+void FlowModel::schedule(uint32_t ci, TimePs now) {
+  Class& c = classes_[ci];
+  if (c.count == 0 || !(c.rate_ps > 0)) {
+    due_remove(ci);
+    return;
+  }
+  const double left = c.flows.front().key - c.served;
+  TimePs dt = 0;
+  if (left > done_slack(c.flows.front().key)) dt = static_cast<TimePs>(std::ceil(left / c.rate_ps));
+  due_set(ci, now + dt);
+}
+
+void FlowModel::due_move(size_t i, Due d) {
+  due_[i] = d;
+  heap_pos_[d.cls] = static_cast<uint32_t>(i);
+}
+
+// 4-ary: four 16-byte children share a cache line and the heap is half as deep.
+void FlowModel::sift_up(size_t i) {
+  const Due d = due_[i];
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!due_before(d, due_[parent])) break;
+    due_move(i, due_[parent]);
+    i = parent;
+  }
+  due_move(i, d);
+}
+
+void FlowModel::sift_down(size_t i) {
+  const Due d = due_[i];
+  const size_t n = due_.size();
+  for (;;) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t last = std::min(first + 4, n);
+    for (size_t c = first + 1; c < last; ++c)
+      if (due_before(due_[c], due_[best])) best = c;
+    if (!due_before(due_[best], d)) break;
+    due_move(i, due_[best]);
+    i = best;
+  }
+  due_move(i, d);
+}
+
+void FlowModel::due_set(uint32_t ci, TimePs t) {
+  const uint32_t pos = heap_pos_[ci];
+  if (pos == kNotDue) {
+    due_.push_back(Due{t, ci});
+    sift_up(due_.size() - 1);
+    return;
+  }
+  Due& d = due_[pos];
+  if (d.time == t) return;
+  const bool earlier = t < d.time;
+  d.time = t;
+  if (earlier) sift_up(pos);
+  else sift_down(pos);
+}
+
+void FlowModel::due_remove(uint32_t ci) {
+  const uint32_t i = heap_pos_[ci];
+  if (i == kNotDue) return;
+  heap_pos_[ci] = kNotDue;
+  const Due last = due_.back();
+  due_.pop_back();
+  if (i == due_.size()) return;
+  due_move(i, last);
+  sift_up(i);
+  sift_down(heap_pos_[last.cls]);
+}
+
+void FlowModel::resolve(TimePs now) {
+  if (dirty_.empty()) return;
+  ++stats_.resolves;
+  ++stamp_;
+  // Seeds: the dirty classes that still have flows, and the active classes sharing a resource with a
+  // dirty class that emptied (they get its share back). Each seed not yet reached starts a connected
+  // component through shared resources; components are solved one by one.
+  seeds_.clear();
+  for (uint32_t ci : dirty_) {
+    Class& c = classes_[ci];
+    c.dirty = false;
+    if (c.count) {
+      seeds_.push_back(ci);
+      continue;
+    }
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+      Res& r = res_[uses_[u].resource];
+      if (r.active.empty()) set_load(r, 0.0, now);
+      for (uint32_t other : r.active) seeds_.push_back(owner_[other]);
+    }
+  }
+  dirty_.clear();
+  for (uint32_t seed : seeds_)
+    if (classes_[seed].stamp != stamp_) solve_component(seed, now);
+}
+
+void FlowModel::set_load(Res& r, double load, TimePs now) {
+  if (load == r.load) return;
+  r.load = load;
+  r.usage.peak = std::max(r.usage.peak, load);
+  if (r.record) {
+    if (!r.samples.empty() && r.samples.back().time == now) r.samples.back().load = load;
+    else r.samples.push_back({now, load});
+  }
+}
+
+void FlowModel::solve_component(uint32_t seed, TimePs now) {
+  comp_classes_.clear();
+  comp_res_.clear();
+  classes_[seed].stamp = stamp_;
+  comp_classes_.push_back(seed);
+  for (size_t i = 0; i < comp_classes_.size(); ++i) {
+    const Class& c = classes_[comp_classes_[i]];
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u) {
+      Res& r = res_[uses_[u].resource];
+      if (r.stamp == stamp_) continue;
+      r.stamp = stamp_;
+      r.local = static_cast<uint32_t>(comp_res_.size());
+      comp_res_.push_back(uses_[u].resource);
+      for (uint32_t other : r.active) {
+        Class& oc = classes_[owner_[other]];
+        if (oc.stamp == stamp_) continue;
+        oc.stamp = stamp_;
+        comp_classes_.push_back(owner_[other]);
+      }
+    }
+  }
+  stats_.classes_solved += comp_classes_.size();
+  stats_.max_component = std::max<uint64_t>(stats_.max_component, comp_classes_.size());
+
+  if (comp_classes_.size() == 1) {
+    // Alone on its resources: every flow gets the tightest of its bound and cap / (count x weight).
+    Class& c = classes_[seed];
+    double rate = c.bound;
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u)
+      rate = std::min(rate, res_[uses_[u].resource].capacity / (c.count * uses_[u].weight));
+    catch_up(c, now);
+    c.rate_ps = rate / kPsPerS;
+    schedule(seed, now);
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u)
+      set_load(res_[uses_[u].resource], c.count * uses_[u].weight * rate, now);
+    ++stats_.solver_rounds;
+    return;
+  }
+
+  problem_.clear();
+  for (uint32_t r : comp_res_) problem_.capacity.push_back(res_[r].capacity);
+  for (uint32_t ci : comp_classes_) {
+    const Class& c = classes_[ci];
+    MaxMinClass mc;
+    mc.count = c.count;
+    mc.bound = c.bound;
+    mc.first_use = static_cast<uint32_t>(problem_.uses.size());
+    mc.use_count = c.use_count;
+    for (uint32_t u = c.first_use; u < c.first_use + c.use_count; ++u)
+      problem_.uses.push_back({res_[uses_[u].resource].local, uses_[u].weight});
+    problem_.classes.push_back(mc);
+  }
+  solver_.solve(problem_, rates_);
+  stats_.solver_rounds += solver_.last_rounds();
+
+  comp_load_.assign(comp_res_.size(), 0.0);
+  for (size_t i = 0; i < comp_classes_.size(); ++i) {
+    const uint32_t ci = comp_classes_[i];
+    Class& c = classes_[ci];
+    catch_up(c, now);
+    c.rate_ps = rates_[i] / kPsPerS;
+    schedule(ci, now);
+    const MaxMinClass& mc = problem_.classes[i];
+    for (uint32_t u = mc.first_use; u < mc.first_use + mc.use_count; ++u)
+      comp_load_[problem_.uses[u].resource] += c.count * problem_.uses[u].weight * rates_[i];
+  }
+  for (size_t i = 0; i < comp_res_.size(); ++i) set_load(res_[comp_res_[i]], comp_load_[i], now);
+}
+
+double FlowModel::path_rate(uint32_t path) const {
+  const Class& c = classes_.at(path);
+  return c.count ? c.rate_ps * kPsPerS : 0.0;
+}
+
+}  // namespace parascope::sim

@@ -1,0 +1,191 @@
+// Golden whole simulations. The small ones use 2 GPUs behind a switch with 1 GB/s per link
+// direction and 100 ns per link (a GPU-to-GPU message pays 200 ns of latency, then 1 ns per byte
+// alone on its links); expected timelines are worked out in the comments. The ring ones reproduce
+// ../shared/anchors/simgrid_ring exactly.
+#include <catch2/catch.hpp>
+
+#include "sim/collectives.h"
+#include "sim/simulator.h"
+#include "sim/topology_builders.h"
+#include "sim/workload_spec.h"
+
+using namespace parascope;
+using namespace parascope::sim;
+
+namespace {
+
+GpuSpec small_gpu() {
+  GpuSpec g;
+  g.model = "test GPU";
+  g.sm_count = 4;
+  g.bf16_flops = 1e12;
+  g.comm_interference = 0.5;
+  return g;
+}
+
+// protocol=simple: these timelines are about the engine, so messages carry their payload only.
+SimResult simulate(const Topology& t, const std::string& spec) {
+  const Platform p = Platform::seal(t);
+  std::vector<WorkloadStep> steps = parse_workload_spec(spec);
+  for (WorkloadStep& s : steps) s.knobs.set("protocol", "simple");
+  const Workload w = build_workload(p, steps);
+  Simulator sim(p, w);
+  return sim.run();
+}
+
+constexpr TimePs kNs = 1000;
+
+}  // namespace
+
+TEST_CASE("Simulator: send/recv between 2 GPUs is latency then bytes", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const SimResult r = simulate(t, "sendrecv:bytes=1000,channels=1");
+  // each direction: 200 ns of latency + 1000 B at 1 GB/s = 1200 ns; the two directions use
+  // different link directions, so they do not share.
+  REQUIRE(r.makespan == 1200 * kNs);
+  REQUIRE(r.messages == 2);
+}
+
+TEST_CASE("Simulator: ring all-reduce on 2 GPUs, one chunk", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const SimResult r = simulate(t, "allreduce:bytes=2000,channels=1");
+  // slice = 2000 / 2 ranks = 1000 B; 2 steps: send at 0, arrives 1200 ns; forward at 1200,
+  // arrives 2400 ns.
+  REQUIRE(r.makespan == 2400 * kNs);
+  REQUIRE(r.messages == 4);
+}
+
+TEST_CASE("Simulator: ring all-reduce chunk by chunk waits chunk-major", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const SimResult r = simulate(t, "allreduce:bytes=2000,channels=1,chunk_bytes=500");
+  // 2 chunks of 500 B (700 ns each hop). Chunk 0: step 0 sent at 0, in at 700; step 1 out at 700, in
+  // at 1400. Only then chunk 1 (NCCL/SimGrid order): 1400 -> 2100 -> 2800.
+  REQUIRE(r.makespan == 2800 * kNs);
+  REQUIRE(r.messages == 8);
+}
+
+TEST_CASE("Simulator: steps on one stream run in order", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const SimResult r = simulate(t, "allreduce:bytes=2000,channels=1;allreduce:bytes=2000,channels=1");
+  // 2400 ns each, back to back
+  REQUIRE(r.makespan == 4800 * kNs);
+  const SimResult two_streams = simulate(t, "allreduce:bytes=2000,channels=1;allreduce:bytes=2000,channels=1,stream=1");
+  // on two streams they share every link direction: each hop's 1000 B now move at 0.5 GB/s
+  // (2000 ns + 200 ns latency): 2 x 2200 = 4400 ns.
+  REQUIRE(two_streams.makespan == 4400 * kNs);
+}
+
+TEST_CASE("Simulator: compute is stretched while communication holds SMs", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  // GEMM of 2 x 1000^3 = 2e9 FLOP at 1e12 FLOP/s: 2 000 000 ns alone.
+  const SimResult alone = simulate(t, "gemm:gemm_m=1000,gemm_n=1000,gemm_k=1000");
+  REQUIRE(alone.makespan == 2'000'000 * kNs);
+  // With an all-reduce (1 channel = 1 SM of 4) on another stream for its 2400 ns: the GEMM runs on
+  // 3/4 of the SMs and is slowed by the interference 0.5: rate 0.75 / 1.5 = 0.5. It does 1200 ns of
+  // work in those 2400 ns, the remaining 1 998 800 ns at full rate: done at 2 001 200 ns.
+  const SimResult both = simulate(t, "gemm:gemm_m=1000,gemm_n=1000,gemm_k=1000;allreduce:bytes=2000,channels=1,stream=1");
+  REQUIRE(both.makespan == 2'001'200 * kNs);
+  REQUIRE(both.compute_spans.size() == 2);
+  REQUIRE(both.compute_spans[0].end == 2'001'200 * kNs);
+}
+
+TEST_CASE("Simulator: reproduces the SimGrid ring anchor", "[sim][golden][simgrid]") {
+  // ../shared/anchors/simgrid_ring: 8 GPUs, 450 GB/s split-duplex links, 500 ns each, 16 channels,
+  // window 8, 1 GiB. With one chunk per slice every step moves 8 MiB per channel, 16 channels per
+  // link: 16 x 8 MiB / 450 GB/s = 298.261617 us, plus 1 us of latency, 14 steps: 4.189663 ms.
+  // SimGrid 3.32 (CM02, crosstraffic 0) printed sim_time=4.189663e-03, 4.231663e-03 (4 chunks),
+  // 4.399663e-03 (16 chunks).
+  GpuSpec g;
+  g.sm_count = 132;
+  const Topology t = star_topology("simgrid_star", 8, 450e9, 500, g);
+  auto run = [&](int chunks) {
+    const int64_t chunk = (int64_t{1} << 30) / 8 / 16 / chunks;
+    return simulate(t, "allreduce:bytes=1GiB,gpus=8,channels=16,window=8,chunk_bytes=" + std::to_string(chunk));
+  };
+  const SimResult one = run(1);
+  REQUIRE(one.messages == 1792);
+  REQUIRE(one.makespan * 1e-12 == Approx(4.189663e-03).epsilon(1e-6));
+  REQUIRE(run(4).makespan * 1e-12 == Approx(4.231663e-03).epsilon(1e-6));
+  REQUIRE(run(16).makespan * 1e-12 == Approx(4.399663e-03).epsilon(1e-6));
+}
+
+TEST_CASE("Simulator: the same workload gives the same result bit for bit", "[sim][golden]") {
+  const Topology t = star_topology("four", 4, 100e9, 300, small_gpu());
+  const std::string spec = "allreduce:algo=tree,bytes=3MiB,channels=3,chunk_bytes=96KiB;alltoall:bytes=1MiB,stream=1";
+  const SimResult a = simulate(t, spec), b = simulate(t, spec);
+  REQUIRE(a.makespan == b.makespan);
+  REQUIRE(a.messages == b.messages);
+  REQUIRE(a.batches == b.batches);
+  for (size_t i = 0; i < a.actors.size(); ++i) REQUIRE(a.actors[i].end == b.actors[i].end);
+}
+
+TEST_CASE("Simulator: every algorithm finishes and moves the bytes it should", "[sim][golden]") {
+  SwitchSpec sw;
+  sw.multicast = true;
+  sw.in_switch_reduction = true;
+  GpuSpec g = small_gpu();
+  g.multimem.per_sm_bytes_per_s = 10e9;
+  const Topology t = nvswitch_box("box", 4, g, 100e9, 500, sw);
+  const Platform p = Platform::seal(t);
+  struct Case {
+    const char* spec;
+    double link_bytes;  // bytes over all GPU->switch link directions together, worked out by hand
+  };
+  // 4 MiB per rank, 4 ranks:
+  //  ring all-reduce: every rank sends 2(n-1)/n x 4 MiB = 6 MiB         -> 24 MiB up
+  //  one-shot: every rank sends its 4 MiB to 3 peers                    -> 48 MiB
+  //  two-shot: 2 phases x 3 peers x 1 MiB                               -> 24 MiB
+  //  NVLS: each rank's reduce pulls 1 MiB from each of 4 GPUs, then multicasts 1 MiB once -> 20 MiB
+  //  ring all-gather of 4 MiB inputs: 3 x 4 MiB per rank                -> 48 MiB
+  //  all-to-all: 3 peers x 1 MiB per rank                               -> 12 MiB
+  const Case cases[] = {{"allreduce:bytes=4MiB", 24.0 * (1 << 20)},          {"allreduce:algo=one_shot,bytes=4MiB", 48.0 * (1 << 20)},
+                        {"allreduce:algo=two_shot,bytes=4MiB", 24.0 * (1 << 20)}, {"allreduce:algo=nvls,bytes=4MiB", 20.0 * (1 << 20)},
+                        {"allgather:bytes=4MiB", 48.0 * (1 << 20)},          {"alltoall:bytes=4MiB", 12.0 * (1 << 20)}};
+  for (const Case& c : cases) {
+    INFO(c.spec);
+    std::vector<WorkloadStep> steps = parse_workload_spec(c.spec);
+    steps[0].knobs.set("protocol", "simple");
+    const Workload w = build_workload(p, steps);
+    Simulator sim(p, w);
+    const SimResult r = sim.run();
+    REQUIRE(r.makespan > 0);
+    double up = 0;
+    for (size_t i = 0; i < p.resources().size(); ++i) {
+      const PlatformResource& res = p.resources()[i];
+      if (res.kind == ResourceKind::kLink && res.forward) up += sim.flows().usage(static_cast<uint32_t>(i)).bytes;
+    }
+    REQUIRE(up == Approx(c.link_bytes));
+  }
+}
+
+TEST_CASE("Simulator: workloads that cannot run say why", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const Platform p = Platform::seal(t);
+  REQUIRE_THROWS_WITH(build_workload(p, parse_workload_spec("allreduce:gpus=8")),
+                      "workload step 0 (allreduce): gpus=8 but topology two has 2");
+  REQUIRE_THROWS_WITH(build_workload(p, parse_workload_spec("alltoall:algo=tree")),
+                      "workload step 0 (alltoall): algorithm=tree does not apply to alltoall");
+  const Topology pcie = pcie_box("pcie", 2, small_gpu(), 2, 32e9, 32e9, 500);
+  REQUIRE_THROWS_WITH(build_workload(Platform::seal(pcie), parse_workload_spec("allreduce:algo=nvls")),
+                      Catch::Contains("algorithm=nvls needs GPUs on an NVSwitch"));
+  GpuSpec no_flops = small_gpu();
+  no_flops.bf16_flops = 0;
+  REQUIRE_THROWS_WITH(build_workload(Platform::seal(star_topology("x", 2, 1e9, 0, no_flops)), parse_workload_spec("gemm")),
+                      Catch::Contains("has no bf16_TFLOPs"));
+}
+
+TEST_CASE("Simulator: LL128 moves 128/120 of the payload, the summary reports the payload", "[sim][golden]") {
+  const Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  const Platform p = Platform::seal(t);
+  auto run = [&](const char* spec) {
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run();
+  };
+  // 1200 B payload as LL128: 1280 B on the wire: 200 ns + 1280 ns = 1480 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,protocol=ll128").makespan == 1480 * kNs);
+  // auto with ll128_max_bytes below the size: simple, 200 + 1200 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,ll128_max_bytes=1000").makespan == 1400 * kNs);
+  // auto with ll_max_bytes above the size: LL doubles it, 200 + 2400 ns
+  REQUIRE(run("sendrecv:bytes=1200,channels=1,ll_max_bytes=4096").makespan == 2600 * kNs);
+}
