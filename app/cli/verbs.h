@@ -16,5 +16,6 @@ int run_stats(const VerbArgs& args);
 int run_record(const VerbArgs& args);
 int run_simulate(const VerbArgs& args);
 int run_calibrate(const VerbArgs& args);
+int run_window(const VerbArgs& args);
 
 }  // namespace parascope::cli

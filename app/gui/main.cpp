@@ -2,18 +2,26 @@
 //   --render-png OUT   render INPUT's timeline offscreen to OUT (no window; works without a display)
 //   --screenshot OUT   open the window on INPUT, save a screenshot of it to OUT, then quit
 //   --size WxH         image/window size for the two above (default 1600x900)
+//   --find NAME        with --screenshot: select the first slice whose name contains NAME first
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
+#include "gui/find_bar.h"
 #include "gui/main_window.h"
+#include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
 #include "render/timeline_painter.h"
 #include "trace/io/load_trace.h"
 
 int main(int argc, char** argv) {
+  // --render-png needs no display: use the offscreen platform unless one was chosen
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--render-png" && !std::getenv("QT_QPA_PLATFORM")) ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("Parascope");
   QApplication::setApplicationName("Parascope");
@@ -25,6 +33,7 @@ int main(int argc, char** argv) {
   cli.addOption({"render-png", "Render the timeline of INPUT offscreen to <file> and exit.", "file"});
   cli.addOption({"screenshot", "Open INPUT in the window, save a screenshot to <file> and exit.", "file"});
   cli.addOption({"size", "Size for --render-png/--screenshot, WxH.", "size", "1600x900"});
+  cli.addOption({"find", "With --screenshot: select the first slice whose name contains <name>.", "name"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
   const QStringList inputs = cli.positionalArguments();
@@ -60,6 +69,11 @@ int main(int argc, char** argv) {
     window.set_interactive(false);
     window.resize(size);
     QObject::connect(&window, &parascope::gui::MainWindow::trace_loaded, &window, [&] {
+      if (cli.isSet("find")) {
+        window.find_bar()->set_pattern(cli.value("find"), parascope::MatchMode::kSubstring);
+        window.find_bar()->find_next();
+        window.overlap()->wait();
+      }
       QTimer::singleShot(300, &window, [&] {
         const bool ok = window.grab().save(out);
         std::printf("%s\n", qPrintable(out));

@@ -4,40 +4,65 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTextBrowser>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
+#include "gui/find_bar.h"
+#include "gui/kernel_stats_model.h"
+#include "gui/overlap_view.h"
 #include "gui/slice_details.h"
 #include "gui/timeline_view.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
 
+namespace {
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("Parascope");
   setAcceptDrops(true);
+  setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
   timeline_ = new TimelineView(this);
   setCentralWidget(timeline_);
 
-  auto* dock = new QDockWidget(tr("Details"), this);
-  dock->setObjectName("details_dock");
-  details_ = new QTextBrowser(dock);
-  details_->setHtml(slice_details_html(Trace{}, {}));
-  dock->setWidget(details_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
+  auto* find_tb = new QToolBar(tr("Find"), this);
+  find_tb->setObjectName("find_toolbar");
+  find_ = new FindBar(find_tb);
+  find_tb->addWidget(find_);
+  addToolBar(Qt::TopToolBarArea, find_tb);
+  find_->set_position_source([this] { return timeline_->selected(); }, [this] { return timeline_->mapping().start(); });
+  connect(find_, &FindBar::found, this, [this](EventRef r) {
+    timeline_->zoom_to(r);
+    timeline_->select(r);
+  });
+
+  build_docks();
 
   status_ = new QLabel(tr("No trace loaded"), this);
   progress_ = new QProgressBar(this);
@@ -54,10 +79,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
   connect(loader_, &TraceLoader::progress, this, [this](int, QString file, double f) {
     progress_->setValue(static_cast<int>(f * 1000));
-    status_->setText(tr("Loading %1").arg(QFileInfo(file).fileName()));
+    status_->setText(tr("Loading %1").arg(QFileInfo(file).fileName().isEmpty() ? file : QFileInfo(file).fileName()));
   });
-  connect(loader_, &TraceLoader::loaded, this,
-          [this](int, std::shared_ptr<const Trace> t, QStringList inputs) { on_loaded(std::move(t), inputs); });
+  connect(loader_, &TraceLoader::loaded, this, [this](int, LoadedTrace t, QStringList inputs) { show_loaded(t, inputs); });
   connect(loader_, &TraceLoader::failed, this, [this](int, QString msg, QStringList) { on_failed(msg); });
   connect(loader_, &TraceLoader::cancelled, this, [this](int) {
     progress_->hide();
@@ -65,15 +89,101 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     status_->setText(tr("Loading cancelled"));
   });
   connect(timeline_, &TimelineView::selection_changed, this, &MainWindow::show_selection);
+  connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) { show_range(has, s, e); });
+  connect(timeline_, &TimelineView::bookmarks_changed, this, [this] {
+    rebuild_bookmarks_menu();
+    if (!applying_notes_) {
+      notes_.bookmarks = timeline_->bookmarks();
+      schedule_notes_save();
+    }
+  });
+  connect(timeline_, &TimelineView::layout_changed, this, [this] {
+    if (!applying_notes_ && trace_) {
+      notes_.view = timeline_->layout_options();
+      schedule_notes_save();
+    }
+  });
+  notes_timer_.setSingleShot(true);
+  notes_timer_.setInterval(400);
+  connect(&notes_timer_, &QTimer::timeout, this, &MainWindow::save_notes);
 
   build_menus();
   QSettings settings;
   restoreGeometry(settings.value("main/geometry").toByteArray());
   restoreState(settings.value("main/state").toByteArray());
-  if (!settings.contains("main/geometry")) resize(1400, 800);
+  if (!settings.contains("main/state")) {  // first start: the timeline gets most of the window
+    resize(1500, 900);
+    QList<QDockWidget*> bottom, right;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
+    resizeDocks(bottom, QList<int>(bottom.size(), 170), Qt::Vertical);
+    resizeDocks(right, QList<int>(right.size(), 430), Qt::Horizontal);
+  }
+  timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
+  timeline_->set_relative_time(settings.value("view/relative_time", true).toBool());
+  timeline_->set_show_flows(settings.value("view/show_flows", true).toBool());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  if (notes_timer_.isActive()) save_notes();
+}
+
+void MainWindow::build_docks() {
+  auto* details_dock = new QDockWidget(tr("Details"), this);
+  details_dock->setObjectName("details_dock");
+  details_ = new QTextBrowser(details_dock);
+  details_->setOpenLinks(false);
+  details_->setHtml(slice_details_html(Trace{}, SliceClassifier(Trace{}), {}, 0));
+  connect(details_, &QTextBrowser::anchorClicked, this, &MainWindow::follow_link);
+  details_dock->setWidget(details_);
+  addDockWidget(Qt::RightDockWidgetArea, details_dock);
+
+  auto* overlap_dock = new QDockWidget(tr("Overlap"), this);
+  overlap_dock->setObjectName("overlap_dock");
+  overlap_ = new OverlapView(overlap_dock);
+  overlap_dock->setWidget(overlap_);
+  addDockWidget(Qt::RightDockWidgetArea, overlap_dock);
+
+  auto* stats_dock = new QDockWidget(tr("Kernel statistics"), this);
+  stats_dock->setObjectName("stats_dock");
+  auto* panel = new QWidget(stats_dock);
+  auto* v = new QVBoxLayout(panel);
+  v->setContentsMargins(2, 2, 2, 2);
+  auto* bar = new QHBoxLayout;
+  stats_filter_ = new QLineEdit(panel);
+  stats_filter_->setPlaceholderText(tr("filter kernels by name (regular expression)"));
+  stats_filter_->setClearButtonEnabled(true);
+  stats_device_ = new QComboBox(panel);
+  bar->addWidget(stats_filter_, 1);
+  bar->addWidget(stats_device_);
+  v->addLayout(bar);
+  stats_model_ = new KernelStatsModel(this);
+  stats_proxy_ = new QSortFilterProxyModel(this);
+  stats_proxy_->setSourceModel(stats_model_);
+  stats_proxy_->setSortRole(KernelStatsModel::kSortRole);
+  stats_proxy_->setFilterKeyColumn(KernelStatsModel::kName);
+  stats_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  stats_view_ = new QTableView(panel);
+  stats_view_->setModel(stats_proxy_);
+  stats_view_->setSortingEnabled(true);
+  stats_view_->sortByColumn(KernelStatsModel::kTotal, Qt::DescendingOrder);
+  stats_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  stats_view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  stats_view_->verticalHeader()->hide();
+  stats_view_->verticalHeader()->setDefaultSectionSize(stats_view_->fontMetrics().height() + 6);
+  stats_view_->setWordWrap(false);
+  stats_view_->setTextElideMode(Qt::ElideMiddle);
+  stats_view_->horizontalHeader()->setStretchLastSection(false);
+  stats_view_->setColumnWidth(KernelStatsModel::kName, 420);
+  stats_view_->setColumnWidth(KernelStatsModel::kCategory, 120);
+  stats_view_->setToolTip(tr("Double-click a row to jump to the next slice of that kernel"));
+  v->addWidget(stats_view_);
+  stats_dock->setWidget(panel);
+  addDockWidget(Qt::BottomDockWidgetArea, stats_dock);
+  connect(stats_filter_, &QLineEdit::textChanged, this,
+          [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
+  connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
+  connect(stats_view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { activate_stats_row(i.row()); });
+}
 
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -86,19 +196,104 @@ void MainWindow::build_menus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
-  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+    find_->edit()->setFocus();
+    find_->edit()->selectAll();
+  });
+  edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this] { find_->find_next(); });
+  edit->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, this, [this] { find_->find_previous(); });
+  edit->addSeparator();
+  edit->addAction(tr("&Note on the Selection…"), QKeySequence(Qt::CTRL | Qt::Key_N), this, &MainWindow::edit_note);
+  edit->addAction(tr("Clear the Range Selection"), this, [this] { timeline_->clear_range(); });
+
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  QMenu* view = view_menu_;
   view->addAction(tr("&Fit Whole Trace"), QKeySequence(Qt::Key_0), timeline_, &TimelineView::fit_all);
+  view->addAction(tr("Fit the &Selection"), QKeySequence(Qt::Key_F), this, [this] {
+    if (timeline_->selected().valid()) timeline_->zoom_to(timeline_->selected());
+    else if (timeline_->has_range()) timeline_->set_view(timeline_->range().first, timeline_->range().second);
+  });
   QMenu* color = view->addMenu(tr("&Colour By"));
   auto* group = new QActionGroup(this);
   const std::pair<QString, render::ColorMode> modes[] = {{tr("Category"), render::ColorMode::kCategory},
                                                         {tr("Name"), render::ColorMode::kName},
                                                         {tr("Rank"), render::ColorMode::kRank}};
+  const int saved_mode = QSettings().value("view/color_mode", 0).toInt();
   for (const auto& [label, mode] : modes) {
     QAction* a = color->addAction(label);
     a->setCheckable(true);
-    a->setChecked(mode == render::ColorMode::kCategory);
+    a->setChecked(static_cast<int>(mode) == saved_mode);
     group->addAction(a);
-    connect(a, &QAction::triggered, this, [this, m = mode] { timeline_->set_color_mode(m); });
+    connect(a, &QAction::triggered, this, [this, m = mode] {
+      timeline_->set_color_mode(m);
+      QSettings().setValue("view/color_mode", static_cast<int>(m));
+    });
+  }
+  QAction* rel = view->addAction(tr("&Relative Time"));
+  rel->setCheckable(true);
+  rel->setChecked(QSettings().value("view/relative_time", true).toBool());
+  rel->setToolTip(tr("Ruler from the trace start; off: the trace clock (time of day for epoch clocks)"));
+  connect(rel, &QAction::toggled, this, [this](bool on) {
+    timeline_->set_relative_time(on);
+    QSettings().setValue("view/relative_time", on);
+  });
+  QAction* flows = view->addAction(tr("Show &Flows in View"));
+  flows->setCheckable(true);
+  flows->setChecked(QSettings().value("view/show_flows", true).toBool());
+  connect(flows, &QAction::toggled, this, [this](bool on) {
+    timeline_->set_show_flows(on);
+    QSettings().setValue("view/show_flows", on);
+  });
+  view->addAction(tr("Show All &Hidden Tracks"), timeline_, &TimelineView::show_all_tracks);
+  view->addAction(tr("Expand All SM Lanes"), this, [this] {
+    if (!trace_) return;
+    auto o = timeline_->layout_options();
+    for (uint32_t d = 0; d < trace_->devices.size(); ++d) o.expanded_sm.insert(static_cast<int32_t>(d));
+    timeline_->apply_layout_options(o);
+  });
+  view->addAction(tr("Fold All SM Lanes"), this, [this] {
+    auto o = timeline_->layout_options();
+    o.expanded_sm.clear();
+    timeline_->apply_layout_options(o);
+  });
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  bookmarks_menu_ = menuBar()->addMenu(tr("&Bookmarks"));
+  rebuild_bookmarks_menu();
+}
+
+void MainWindow::rebuild_bookmarks_menu() {
+  bookmarks_menu_->clear();
+  bookmarks_menu_->addAction(tr("Add Bookmark at the Selection or Cursor (M)"), this, [this] {
+    const TimeNs t = timeline_->selected().valid() && trace_
+                         ? trace_->tracks[timeline_->selected().track].slices.start[timeline_->selected().index]
+                         : timeline_->mapping().start() + timeline_->mapping().duration() / 2;
+    bool ok = false;
+    const QString label = interactive_ ? QInputDialog::getText(this, tr("Bookmark"), tr("Label:"), QLineEdit::Normal, {}, &ok) : QString();
+    timeline_->add_bookmark(t, label);
+  });
+  const auto& b = timeline_->bookmarks();
+  if (!b.empty()) {
+    bookmarks_menu_->addAction(tr("Remove All Bookmarks"), this, [this] { timeline_->set_bookmarks({}); });
+    bookmarks_menu_->addSeparator();
+  }
+  const TimeNs origin = timeline_->index() ? timeline_->index()->start() : 0;
+  for (const auto& bm : b) {
+    const QString text = qstr(format_duration(bm.time - origin)) + (bm.label.isEmpty() ? QString() : "  " + bm.label);
+    bookmarks_menu_->addAction(text, this, [this, t = bm.time] {
+      const TimeNs d = timeline_->mapping().duration();
+      timeline_->set_view(t - d / 2, t + d / 2);
+    });
+  }
+  if (!notes_.notes.empty()) {
+    bookmarks_menu_->addSeparator();
+    for (const auto& n : notes_.notes)
+      bookmarks_menu_->addAction(tr("Note: %1 — %2").arg(n.name.left(40), n.text.left(40)), this, [this, r = n.slice] {
+        timeline_->zoom_to(r);
+        timeline_->select(r);
+      });
   }
 }
 
@@ -122,7 +317,8 @@ void MainWindow::open_dialog() {
 }
 
 void MainWindow::open_directory_dialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a directory of per-rank traces"));
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a directory of per-rank traces"),
+                                                        QSettings().value("main/last_dir").toString());
   if (!dir.isEmpty()) open_inputs({dir});
 }
 
@@ -137,7 +333,9 @@ void MainWindow::export_png() {
 void MainWindow::remember_recent(const QStringList& inputs) {
   QSettings settings;
   QStringList recent = settings.value("main/recent").toStringList();
-  const QString entry = inputs.join('\n');
+  QStringList absolute;
+  for (const QString& i : inputs) absolute << QFileInfo(i).absoluteFilePath();
+  const QString entry = absolute.join('\n');
   recent.removeAll(entry);
   recent.prepend(entry);
   while (recent.size() > 10) recent.removeLast();
@@ -155,11 +353,36 @@ void MainWindow::rebuild_recent_menu() {
   recent_menu_->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::on_loaded(std::shared_ptr<const Trace> trace, const QStringList& inputs) {
+void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& inputs) {
   progress_->hide();
   cancel_->hide();
-  trace_ = std::move(trace);
-  timeline_->set_trace(trace_);
+  if (notes_timer_.isActive()) save_notes();  // the previous trace's
+  trace_ = loaded.trace;
+  classify_ = std::make_shared<const SliceClassifier>(*trace_);
+  applying_notes_ = true;
+  timeline_->set_trace(trace_, loaded.index);
+  find_->set_trace(trace_);
+  overlap_->set_trace(trace_);
+  stats_model_->set_stats(trace_, loaded.stats);
+  stats_device_->clear();
+  stats_device_->addItem(tr("All GPUs"), -1);
+  for (uint32_t d = 0; d < trace_->devices.size(); ++d) {
+    const Process& proc = trace_->processes[trace_->devices[d].process];
+    const QString who = proc.rank >= 0 ? QString("rank %1").arg(proc.rank) : QString("pid %1").arg(proc.pid);
+    stats_device_->addItem(QString("%1 · GPU %2").arg(who).arg(trace_->devices[d].ordinal), static_cast<int>(d));
+  }
+  // bookmarks, notes and the track tree's state from beside the trace
+  notes_path_ = TraceNotes::path_for(inputs);
+  QString notes_msg;
+  if (notes_path_.isEmpty()) notes_ = TraceNotes{};
+  else if (!notes_.load(notes_path_, *trace_)) notes_msg = tr("  (notes not read: %1)").arg(notes_.error());
+  else if (notes_.unresolved) notes_msg = tr("  (%1 notes/tracks in the notes file are not in this trace)").arg(notes_.unresolved);
+  timeline_->apply_layout_options(notes_.view);
+  timeline_->set_bookmarks(notes_.bookmarks);
+  applying_notes_ = false;
+  show_selection({});
+  rebuild_bookmarks_menu();
+
   const TraceSummary s = summarize(*trace_);
   int64_t kernels = 0, devices = 0;
   for (const auto& p : s.processes)
@@ -167,13 +390,16 @@ void MainWindow::on_loaded(std::shared_ptr<const Trace> trace, const QStringList
       kernels += d.kernels;
       ++devices;
     }
-  status_->setText(tr("%1 ranks, %2 GPUs, %3 kernels, %4 slices over %5%6")
+  status_->setText(tr("%1 ranks, %2 GPUs, %3 kernels, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
                        .arg(trace_->processes.size())
                        .arg(devices)
                        .arg(kernels)
                        .arg(s.slices)
-                       .arg(QString::fromStdString(format_duration(s.end - s.start)))
-                       .arg(trace_->warnings.empty() ? QString() : tr("  (%1 warnings)").arg(trace_->warnings.size())));
+                       .arg(qstr(format_duration(s.end - s.start)))
+                       .arg(loaded.load_seconds, 0, 'f', 2)
+                       .arg(loaded.index_seconds, 0, 'f', 2)
+                       .arg(trace_->warnings.empty() ? QString() : tr("  (%1 warnings)").arg(trace_->warnings.size()))
+                       .arg(notes_msg));
   setWindowTitle(tr("Parascope — %1").arg(QFileInfo(inputs.front()).fileName()));
   remember_recent(inputs);
   emit trace_loaded();
@@ -189,7 +415,121 @@ void MainWindow::on_failed(const QString& message) {
 }
 
 void MainWindow::show_selection(EventRef ref) {
-  details_->setHtml(trace_ ? slice_details_html(*trace_, ref) : QString());
+  if (!trace_) {
+    details_->setHtml(slice_details_html(Trace{}, SliceClassifier(Trace{}), {}, 0));
+    return;
+  }
+  const TimeNs origin = timeline_->index() ? timeline_->index()->start() : 0;
+  QString html = slice_details_html(*trace_, *classify_, ref, origin);
+  if (ref.valid() && ref.track < trace_->tracks.size()) {
+    const Track& tr = trace_->tracks[ref.track];
+    if (const SliceNote* n = notes_.note_for(ref))
+      html += "<h4>Note</h4><p>" + n->text.toHtmlEscaped().replace("\n", "<br>") + "</p>";
+    const bool gpu = tr.key.device >= 0 && tr.key.kind != TrackKind::kSmLane;
+    if (gpu && tr.slices.dur[ref.index] > 0) {
+      const Interval w{tr.slices.start[ref.index], tr.slices.start[ref.index] + tr.slices.dur[ref.index]};
+      const auto dev = static_cast<uint32_t>(tr.key.device);
+      if (tr.slices.ref[ref.index].kind() == SliceKind::kKernel)
+        html += kernel_sm_lanes_html(*trace_, ref, sm_window_shares(*trace_, dev, w));
+      overlap_->show_window(dev, w, qstr(trace_->str(tr.slices.name[ref.index])));
+    }
+  }
+  details_->setHtml(html);
+  emit details_changed();
+}
+
+void MainWindow::show_range(bool has, TimeNs start, TimeNs end) {
+  if (!trace_ || !has) {
+    show_selection(timeline_->selected());
+    return;
+  }
+  const int job = ++range_job_;
+  const TimeNs origin = timeline_->index() ? timeline_->index()->start() : 0;
+  details_->setHtml("<h3>Range " + qstr(format_duration(end - start)).toHtmlEscaped() + "</h3><p><i>summarising…</i></p>");
+  auto trace = trace_;
+  auto classify = std::make_shared<SliceClassifier>(*trace_);
+  auto* w = new QFutureWatcher<RangeSummary>(this);
+  connect(w, &QFutureWatcher<RangeSummary>::finished, this, [this, w, job, trace, origin] {
+    if (job == range_job_ && trace == trace_) {
+      details_->setHtml(range_summary_html(*trace, w->result(), origin));
+      emit details_changed();
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run([trace, classify, start, end] { return summarize_range(*trace, *classify, {start, end}); }));
+  const int32_t dev = overlap_->device() >= 0 ? overlap_->device() : 0;
+  if (!trace_->devices.empty())
+    overlap_->show_window(static_cast<uint32_t>(dev), {start, end},
+                          tr("range %1 – %2").arg(qstr(format_duration(start - origin)), qstr(format_duration(end - origin))));
+}
+
+void MainWindow::set_note(EventRef ref, const QString& text) {
+  if (!trace_ || !ref.valid()) return;
+  notes_.set_note(*trace_, ref, text);
+  schedule_notes_save();
+  rebuild_bookmarks_menu();
+  show_selection(timeline_->selected());
+}
+
+void MainWindow::edit_note() {
+  const EventRef r = timeline_->selected();
+  if (!trace_ || !r.valid()) {
+    status_->setText(tr("Select a slice first, then add a note to it."));
+    return;
+  }
+  const SliceNote* n = notes_.note_for(r);
+  bool ok = false;
+  const QString text = QInputDialog::getMultiLineText(this, tr("Note"), tr("Note on %1 (empty removes it):").arg(qstr(trace_->str(trace_->tracks[r.track].slices.name[r.index]))),
+                                                      n ? n->text : QString(), &ok);
+  if (ok) set_note(r, text);
+}
+
+void MainWindow::follow_link(const QUrl& url) {
+  if (url.scheme() == "sm") {
+    timeline_->set_sm_expanded(url.path().toInt(), true);
+    if (timeline_->selected().valid()) timeline_->zoom_to(timeline_->selected());
+  } else if (url.scheme() == "overlap") {
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+      if (d->widget() == overlap_) {
+        d->show();
+        d->raise();
+      }
+  }
+}
+
+void MainWindow::schedule_notes_save() {
+  if (trace_ && !notes_path_.isEmpty()) notes_timer_.start();
+}
+
+bool MainWindow::save_notes() {
+  notes_timer_.stop();
+  if (!trace_ || notes_path_.isEmpty()) return false;
+  notes_.bookmarks = timeline_->bookmarks();
+  notes_.view = timeline_->layout_options();
+  const bool empty = notes_.bookmarks.empty() && notes_.notes.empty() && notes_.view.hidden_tracks.empty() &&
+                     notes_.view.track_order.empty() && notes_.view.process_order.empty() && notes_.view.collapsed.empty() &&
+                     notes_.view.expanded_sm.empty() && notes_.unresolved == 0;
+  if (empty && !QFileInfo::exists(notes_path_)) return true;  // nothing to keep: leave no file behind
+  if (!notes_.save(notes_path_, *trace_)) {
+    status_->setText(notes_.error());
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::activate_stats_row(int row) {
+  const QModelIndex src = stats_proxy_->mapToSource(stats_proxy_->index(row, 0));
+  const QString name = stats_model_->name_at(src.row());
+  if (name.isEmpty()) return;
+  find_->set_pattern(name, MatchMode::kExact);
+  const EventRef cur = timeline_->selected();
+  const bool same = cur.valid() && trace_ && qstr(trace_->str(trace_->tracks[cur.track].slices.name[cur.index])) == name;
+  if (!same) timeline_->select({});  // from the view's start, else on from the current instance
+  if (!find_->find_next().valid() && same) {
+    timeline_->select({});
+    timeline_->fit_all();
+    find_->find_next();  // wrap around to the first
+  }
 }
 
 QString MainWindow::details_html() const { return details_->toHtml(); }
@@ -198,6 +538,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   QSettings settings;
   settings.setValue("main/geometry", saveGeometry());
   settings.setValue("main/state", saveState());
+  if (notes_timer_.isActive()) save_notes();
   loader_->cancel();
   QMainWindow::closeEvent(e);
 }

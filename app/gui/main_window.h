@@ -1,21 +1,32 @@
-// MainWindow: the application frame — timeline in the centre, a details dock, File/View menus,
-// recent files, drag and drop, loading with progress and Cancel on a worker thread, and errors in a
-// dialog naming the file and the problem. Layout and settings persist in QSettings.
+// MainWindow: the application frame — the timeline in the centre under a find bar; docks for the
+// details of the selection, the kernel statistics table and the overlap chart; File/Edit/View/
+// Bookmarks menus, recent files, drag and drop, loading with progress and Cancel on a worker
+// thread, errors in a dialog naming the file and the problem. Window layout and view settings
+// persist in QSettings; bookmarks, notes and the track tree's state persist beside the trace.
 #pragma once
 
 #include <QMainWindow>
+#include <QTimer>
 #include <memory>
 
 #include "gui/trace_loader.h"
+#include "gui/trace_notes.h"
 
+class QComboBox;
 class QLabel;
+class QLineEdit;
+class QMenu;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
 class QTextBrowser;
-class QMenu;
 
 namespace parascope::gui {
 
+class FindBar;
+class KernelStatsModel;
+class OverlapView;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -24,16 +35,32 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
   void open_inputs(const QStringList& inputs);
+  // Shows a loaded trace, as when the loader finishes (tests and benchmarks hand one in directly).
+  void show_loaded(const LoadedTrace& loaded, const QStringList& inputs);
   TimelineView* timeline() const { return timeline_; }
   TraceLoader* loader() const { return loader_; }
+  FindBar* find_bar() const { return find_; }
+  OverlapView* overlap() const { return overlap_; }
+  KernelStatsModel* stats_model() const { return stats_model_; }
+  QSortFilterProxyModel* stats_proxy() const { return stats_proxy_; }
+  QTableView* stats_view() const { return stats_view_; }
+  QLineEdit* stats_filter() const { return stats_filter_; }
   QString details_html() const;
+  TraceNotes& notes() { return notes_; }
+  QString notes_path() const { return notes_path_; }
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
+  // Jumps to the next slice named like stats row `row` (of the proxy), as a double-click does.
+  void activate_stats_row(int row);
+  // Writes the notes file now (it is also written shortly after every change).
+  bool save_notes();
+  void set_note(EventRef ref, const QString& text);
 
  signals:
   void trace_loaded();
   void load_failed(QString message);
+  void details_changed();
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -42,24 +69,44 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_menus();
+  void build_docks();
   void open_dialog();
   void open_directory_dialog();
   void export_png();
   void remember_recent(const QStringList& inputs);
   void rebuild_recent_menu();
-  void on_loaded(std::shared_ptr<const Trace> trace, const QStringList& inputs);
+  void rebuild_bookmarks_menu();
   void on_failed(const QString& message);
   void show_selection(EventRef ref);
+  void show_range(bool has, TimeNs start, TimeNs end);
+  void edit_note();
+  void follow_link(const QUrl& url);
+  void schedule_notes_save();
 
   TimelineView* timeline_ = nullptr;
   TraceLoader* loader_ = nullptr;
+  FindBar* find_ = nullptr;
   QTextBrowser* details_ = nullptr;
+  OverlapView* overlap_ = nullptr;
+  KernelStatsModel* stats_model_ = nullptr;
+  QSortFilterProxyModel* stats_proxy_ = nullptr;
+  QTableView* stats_view_ = nullptr;
+  QLineEdit* stats_filter_ = nullptr;
+  QComboBox* stats_device_ = nullptr;
   QLabel* status_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QMenu* recent_menu_ = nullptr;
+  QMenu* bookmarks_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
   std::shared_ptr<const Trace> trace_;
+  std::shared_ptr<const SliceClassifier> classify_;
+  TraceNotes notes_;
+  QString notes_path_;
+  QTimer notes_timer_;
+  int range_job_ = 0;
   bool interactive_ = true;
+  bool applying_notes_ = false;
   QString last_error_;
 };
 

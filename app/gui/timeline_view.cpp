@@ -1,25 +1,46 @@
 #include "gui/timeline_view.h"
 
+#include <QContextMenuEvent>
+#include <QGestureEvent>
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QNativeGestureEvent>
 #include <QPainter>
+#include <QPinchGesture>
 #include <QScrollBar>
+#include <QToolTip>
 #include <QWheelEvent>
+#include <cmath>
 
 namespace parascope::gui {
+
+namespace {
+constexpr TimeNs kMinVisibleNs = 100;
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {
   setFocusPolicy(Qt::StrongFocus);
   viewport()->setMouseTracking(true);
+  viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+  viewport()->setAttribute(Qt::WA_AcceptTouchEvents);
+  grabGesture(Qt::PinchGesture);
   setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setMinimumSize(400, 200);
 }
 
-void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
+TimelineView::~TimelineView() = default;
+
+void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const render::TimelineIndex> index) {
+  painter_.reset();
   trace_ = std::move(trace);
-  selected_ = {};
-  painter_ = trace_ ? std::make_unique<render::TimelinePainter>(*trace_) : nullptr;
+  index_ = trace_ ? (index ? std::move(index) : std::make_shared<const render::TimelineIndex>(*trace_)) : nullptr;
+  deco_ = {};
+  layout_options_ = {};
+  painter_ = index_ ? std::make_unique<render::TimelinePainter>(*index_) : nullptr;
   relayout();
   fit_all();
 }
@@ -27,33 +48,78 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace) {
 double TimelineView::data_width() const { return std::max(1.0, viewport()->width() - style_.label_width); }
 
 bool TimelineView::in_data(const QPoint& p) const { return p.x() >= style_.label_width && p.y() >= style_.ruler_height; }
+bool TimelineView::in_ruler(const QPoint& p) const { return p.x() >= style_.label_width && p.y() < style_.ruler_height; }
+double TimelineView::layout_y(const QPoint& pos) const {
+  return pos.y() - style_.ruler_height + verticalScrollBar()->value();
+}
 
 void TimelineView::relayout() {
   layout_ = trace_ ? render::TrackLayout(*trace_, layout_options_) : render::TrackLayout();
   update_scrollbars();
   viewport()->update();
+  emit layout_changed();
+}
+
+void TimelineView::apply_layout_options(const render::LayoutOptions& o) {
+  layout_options_ = o;
+  relayout();
 }
 
 void TimelineView::update_scrollbars() {
   const int visible = std::max(0, viewport()->height() - static_cast<int>(style_.ruler_height));
-  verticalScrollBar()->setRange(0, std::max(0, static_cast<int>(layout_.total_height()) - visible));
+  verticalScrollBar()->setRange(0, std::max(0, static_cast<int>(std::ceil(layout_.total_height())) - visible));
   verticalScrollBar()->setPageStep(visible);
   verticalScrollBar()->setSingleStep(18);
 }
 
-void TimelineView::fit_all() {
-  if (!trace_) return;
-  auto [s, e] = trace_->time_span();
-  const TimeNs pad = std::max<TimeNs>((e - s) / 100, 1);
-  mapping_.set(s - pad, e + pad, data_width());
+void TimelineView::changed_view() {
   viewport()->update();
   emit view_changed();
 }
 
+void TimelineView::fit_all() {
+  if (!index_) return;
+  const TimeNs s = index_->start(), e = index_->end();
+  const TimeNs pad = std::max<TimeNs>((e - s) / 100, 1);
+  mapping_.set(s - pad, e + pad, data_width());
+  changed_view();
+}
+
 void TimelineView::set_view(TimeNs start, TimeNs end) {
-  mapping_.set(start, end, data_width());
-  viewport()->update();
-  emit view_changed();
+  mapping_.set(start, std::max(end, start + kMinVisibleNs), data_width());
+  changed_view();
+}
+
+void TimelineView::zoom_by(double factor, double x) {
+  mapping_.zoom(factor, std::clamp(x, 0.0, data_width()), kMinVisibleNs);
+  changed_view();
+}
+
+void TimelineView::zoom_to(EventRef ref) {
+  if (!trace_ || !ref.valid() || ref.track >= trace_->tracks.size()) return;
+  const auto& s = trace_->tracks[ref.track].slices;
+  if (ref.index >= s.size()) return;
+  const TimeNs d = std::max<TimeNs>(s.dur[ref.index], kMinVisibleNs);
+  set_view(s.start[ref.index] - d / 4, s.start[ref.index] + d + d / 4);
+  int ri = layout_.row_of_track(static_cast<int32_t>(ref.track));
+  if (ri < 0) {
+    // reveal it: expand its rank, GPU and SM lanes, show the track
+    const Track& tr = trace_->tracks[ref.track];
+    layout_options_.collapsed.erase(render::process_key(tr.key.process));
+    if (tr.key.device >= 0) layout_options_.collapsed.erase(render::device_key(tr.key.device));
+    if (tr.key.kind == TrackKind::kSmLane) layout_options_.expanded_sm.insert(tr.key.device);
+    layout_options_.hidden_tracks.erase(static_cast<int32_t>(ref.track));
+    if (tr.parent >= 0) layout_options_.hidden_tracks.erase(tr.parent);
+    relayout();
+    ri = layout_.row_of_track(static_cast<int32_t>(ref.track));
+  }
+  if (ri >= 0) {
+    const auto& row = layout_.rows()[static_cast<size_t>(ri)];
+    const int view_h = viewport()->height() - static_cast<int>(style_.ruler_height);
+    const int y = static_cast<int>(row.y);
+    if (y < verticalScrollBar()->value() || y + row.height > verticalScrollBar()->value() + view_h)
+      verticalScrollBar()->setValue(std::max(0, y - view_h / 3));
+  }
 }
 
 void TimelineView::set_color_mode(render::ColorMode mode) {
@@ -61,10 +127,84 @@ void TimelineView::set_color_mode(render::ColorMode mode) {
   viewport()->update();
 }
 
+void TimelineView::set_relative_time(bool on) {
+  style_.relative_time = on;
+  viewport()->update();
+}
+
+void TimelineView::set_show_flows(bool on) {
+  style_.show_flows = on;
+  viewport()->update();
+}
+
+void TimelineView::set_use_lod(bool on) {
+  style_.use_lod = on;
+  viewport()->update();
+}
+
+void TimelineView::set_sm_expanded(int32_t device, bool expanded) {
+  if (expanded) layout_options_.expanded_sm.insert(device);
+  else layout_options_.expanded_sm.erase(device);
+  relayout();
+}
+
+void TimelineView::hide_track(int32_t track) {
+  layout_options_.hidden_tracks.insert(track);
+  relayout();
+}
+
+void TimelineView::show_all_tracks() {
+  layout_options_.hidden_tracks.clear();
+  relayout();
+}
+
+bool TimelineView::move_track(int32_t track, int delta) {
+  if (!trace_ || !render::TrackLayout::move_track(*trace_, layout_options_, track, delta)) return false;
+  relayout();
+  return true;
+}
+
+void TimelineView::update_selected_flows() {
+  deco_.selected_flows.clear();
+  if (!trace_ || !deco_.selected.valid()) return;
+  const auto& flows = trace_->flows;
+  for (uint32_t i = 0; i < flows.size(); ++i)
+    if (flows[i].from == deco_.selected || flows[i].to == deco_.selected) deco_.selected_flows.push_back(i);
+}
+
 void TimelineView::select(EventRef ref) {
-  selected_ = ref;
+  deco_.selected = ref;
+  update_selected_flows();
   viewport()->update();
   emit selection_changed(ref);
+}
+
+void TimelineView::set_range(TimeNs start, TimeNs end) {
+  deco_.has_range = true;
+  deco_.range_start = std::min(start, end);
+  deco_.range_end = std::max(start, end);
+  viewport()->update();
+  emit range_changed(true, deco_.range_start, deco_.range_end);
+}
+
+void TimelineView::clear_range() {
+  if (!deco_.has_range) return;
+  deco_.has_range = false;
+  viewport()->update();
+  emit range_changed(false, 0, 0);
+}
+
+void TimelineView::set_bookmarks(std::vector<render::Bookmark> b) {
+  deco_.bookmarks = std::move(b);
+  std::sort(deco_.bookmarks.begin(), deco_.bookmarks.end(), [](const auto& x, const auto& y) { return x.time < y.time; });
+  viewport()->update();
+  emit bookmarks_changed();
+}
+
+void TimelineView::add_bookmark(TimeNs t, const QString& label) {
+  auto b = deco_.bookmarks;
+  b.push_back({t, label});
+  set_bookmarks(std::move(b));
 }
 
 size_t TimelineView::kernel_count() const {
@@ -83,7 +223,7 @@ QImage TimelineView::render_image(QSize size) const {
   if (!painter_) return img;
   QPainter p(&img);
   render::TimelineMapping m(mapping_.start(), mapping_.end(), size.width() - style_.label_width);
-  painter_->paint(p, QRect(QPoint(0, 0), size), layout_, m, verticalScrollBar()->value(), style_, selected_);
+  painter_->paint(p, QRect(QPoint(0, 0), size), layout_, m, verticalScrollBar()->value(), style_, deco_);
   return img;
 }
 
@@ -96,7 +236,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     return;
   }
   mapping_.set(mapping_.start(), mapping_.end(), data_width());
-  painter_->paint(p, viewport()->rect(), layout_, mapping_, verticalScrollBar()->value(), style_, selected_);
+  last_stats_ = painter_->paint(p, viewport()->rect(), layout_, mapping_, verticalScrollBar()->value(), style_, deco_);
 }
 
 void TimelineView::resizeEvent(QResizeEvent* e) {
@@ -113,63 +253,219 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     verticalScrollBar()->setValue(verticalScrollBar()->value() - e->angleDelta().y() / 2);
     return;
   }
+  if (e->angleDelta().x() != 0 && e->angleDelta().y() == 0) {  // horizontal wheel / touchpad swipe pans
+    mapping_.pan_px(e->angleDelta().x() / 2.0);
+    changed_view();
+    return;
+  }
   const double steps = e->angleDelta().y() / 120.0;
   if (steps == 0) return;
-  const double x = e->position().x() - style_.label_width;
-  mapping_.zoom(std::pow(1.25, steps), std::clamp(x, 0.0, data_width()));
-  viewport()->update();
-  emit view_changed();
+  zoom_by(std::pow(1.25, steps), e->position().x() - style_.label_width);
+}
+
+bool TimelineView::event(QEvent* e) {
+  if (e->type() == QEvent::NativeGesture && trace_) {
+    auto* g = static_cast<QNativeGestureEvent*>(e);
+    if (g->gestureType() == Qt::ZoomNativeGesture) {
+      const QPoint local = viewport()->mapFromGlobal(g->globalPosition().toPoint());
+      zoom_by(1.0 + g->value(), local.x() - style_.label_width);
+      return true;
+    }
+  }
+  if (e->type() == QEvent::Gesture && trace_) {
+    auto* ge = static_cast<QGestureEvent*>(e);
+    if (auto* pinch = static_cast<QPinchGesture*>(ge->gesture(Qt::PinchGesture))) {
+      if (pinch->changeFlags() & QPinchGesture::ScaleFactorChanged) {
+        const QPoint local = viewport()->mapFromGlobal(pinch->centerPoint().toPoint());
+        zoom_by(pinch->scaleFactor(), local.x() - style_.label_width);
+      }
+      ge->accept(pinch);
+      return true;
+    }
+  }
+  return QAbstractScrollArea::event(e);
+}
+
+bool TimelineView::viewportEvent(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    const QString text = tooltip_at(he->pos());
+    if (text.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(he->globalPos(), text, viewport());
+    return true;
+  }
+  return QAbstractScrollArea::viewportEvent(e);
+}
+
+QString TimelineView::tooltip_at(const QPoint& pos) const {
+  if (!painter_ || !in_data(pos)) return {};
+  const double x = pos.x() - style_.label_width;
+  const double ly = layout_y(pos);
+  const int ri = layout_.row_at(ly);
+  if (ri < 0) return {};
+  const auto& row = layout_.rows()[static_cast<size_t>(ri)];
+  const Trace& t = *trace_;
+  if (row.kind == render::TimelineRow::Kind::kTrack) {
+    const Track& tr = t.tracks[static_cast<size_t>(row.track)];
+    if (tr.slices.empty() && tr.counter.size()) {
+      const TimeNs at = mapping_.time_at(x);
+      const auto& c = tr.counter;
+      const auto it = std::upper_bound(c.time.begin(), c.time.end(), at);
+      if (it == c.time.begin()) return {};
+      const double v = c.value[static_cast<size_t>(it - c.time.begin() - 1)];
+      return QString("<b>%1</b><br>%2 %3 (%4)")
+          .arg(qstr(t.str(tr.name)).toHtmlEscaped())
+          .arg(v / 1e9, 0, 'f', 2)
+          .arg(qstr(t.str(tr.unit)) == "bytes/s" ? "GB/s" : qstr(t.str(tr.unit)) + " ×1e9")
+          .arg(qstr(to_string(tr.counter_source)));
+    }
+  }
+  const EventRef r = painter_->slice_at(layout_, mapping_, x, ly);
+  if (!r.valid()) return {};
+  const Track& tr = t.tracks[r.track];
+  const auto& s = tr.slices;
+  QString text = "<b>" + qstr(t.str(s.name[r.index])).toHtmlEscaped() + "</b><br>" +
+                 qstr(format_duration(s.dur[r.index])) + " · " +
+                 qstr(to_string(painter_->classifier().category(r))) + "<br>" + qstr(t.str(tr.name)).toHtmlEscaped();
+  if (row.kind == render::TimelineRow::Kind::kSmGroup) text += " — click to expand the SM lanes";
+  return text;
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
-  drag_from_ = e->pos();
-  dragging_ = true;
+  drag_from_ = press_pos_ = e->pos();
   moved_ = false;
+  const bool range = (e->modifiers() & Qt::ShiftModifier) || in_ruler(e->pos());
+  drag_ = range && trace_ ? Drag::kRange : Drag::kPan;
+  if (drag_ == Drag::kRange) range_anchor_ = mapping_.time_at(e->pos().x() - style_.label_width);
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
-  if (!dragging_) return;
+  if (drag_ == Drag::kNone) return;
   const QPoint d = e->pos() - drag_from_;
-  if (!moved_ && d.manhattanLength() < 3) return;
+  if (!moved_ && (e->pos() - press_pos_).manhattanLength() < 3) return;
   moved_ = true;
+  if (drag_ == Drag::kRange) {
+    const TimeNs t = mapping_.time_at(std::clamp(e->pos().x() - style_.label_width, 0.0, data_width()));
+    deco_.has_range = true;
+    deco_.range_start = std::min(range_anchor_, t);
+    deco_.range_end = std::max(range_anchor_, t);
+    viewport()->update();
+    return;
+  }
   mapping_.pan_px(d.x());
   verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
   drag_from_ = e->pos();
-  viewport()->update();
-  emit view_changed();
+  changed_view();
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
-  if (e->button() != Qt::LeftButton || !dragging_) return;
-  dragging_ = false;
-  if (moved_ || !trace_) return;
-  const double layout_y = e->pos().y() - style_.ruler_height + verticalScrollBar()->value();
-  const int ri = layout_.row_at(layout_y);
-  if (ri >= 0 && layout_.rows()[static_cast<size_t>(ri)].kind != render::TimelineRow::Kind::kTrack) {
-    const auto& row = layout_.rows()[static_cast<size_t>(ri)];
-    const uint64_t key = row.kind == render::TimelineRow::Kind::kProcess ? render::process_key(row.process)
-                                                                         : render::device_key(row.device);
-    if (!layout_options_.collapsed.erase(key)) layout_options_.collapsed.insert(key);
-    relayout();
+  if (e->button() != Qt::LeftButton || drag_ == Drag::kNone) return;
+  const Drag was = drag_;
+  drag_ = Drag::kNone;
+  if (was == Drag::kRange && moved_) {
+    if (deco_.range_end > deco_.range_start) emit range_changed(true, deco_.range_start, deco_.range_end);
     return;
   }
+  if (moved_ || !trace_) return;
+  const double ly = layout_y(e->pos());
+  const int ri = layout_.row_at(ly);
+  if (ri >= 0) {
+    const auto& row = layout_.rows()[static_cast<size_t>(ri)];
+    const bool header = row.kind == render::TimelineRow::Kind::kProcess || row.kind == render::TimelineRow::Kind::kDevice;
+    if (header || (row.kind == render::TimelineRow::Kind::kSmGroup && e->pos().x() < style_.label_width)) {
+      click_header(row);
+      return;
+    }
+  }
   if (!in_data(e->pos())) return;
-  select(painter_->slice_at(layout_, mapping_, e->pos().x() - style_.label_width, layout_y));
+  clear_range();
+  select(painter_->slice_at(layout_, mapping_, e->pos().x() - style_.label_width, ly));
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (!trace_ || e->button() != Qt::LeftButton || !in_data(e->pos())) return;
+  const EventRef r = painter_->slice_at(layout_, mapping_, e->pos().x() - style_.label_width, layout_y(e->pos()));
+  if (r.valid()) zoom_to(r);
+}
+
+void TimelineView::click_header(const render::TimelineRow& row) {
+  switch (row.kind) {
+    case render::TimelineRow::Kind::kProcess: {
+      const uint64_t key = render::process_key(row.process);
+      if (!layout_options_.collapsed.erase(key)) layout_options_.collapsed.insert(key);
+      break;
+    }
+    case render::TimelineRow::Kind::kDevice: {
+      const uint64_t key = render::device_key(row.device);
+      if (!layout_options_.collapsed.erase(key)) layout_options_.collapsed.insert(key);
+      break;
+    }
+    case render::TimelineRow::Kind::kSmGroup:
+      if (!layout_options_.expanded_sm.erase(row.device)) layout_options_.expanded_sm.insert(row.device);
+      break;
+    case render::TimelineRow::Kind::kTrack: return;
+  }
+  relayout();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+  if (!trace_) return;
+  const QPoint pos = viewport()->mapFrom(this, e->pos());
+  const int ri = layout_.row_at(layout_y(pos));
+  QMenu menu(this);
+  if (ri >= 0) {
+    const auto row = layout_.rows()[static_cast<size_t>(ri)];
+    if (row.kind == render::TimelineRow::Kind::kTrack) {
+      menu.addAction(tr("Hide “%1”").arg(QString::fromStdString(row.label)), this, [this, row] { hide_track(row.track); });
+      menu.addAction(tr("Move Up"), this, [this, row] { move_track(row.track, -1); });
+      menu.addAction(tr("Move Down"), this, [this, row] { move_track(row.track, +1); });
+    } else if (row.kind == render::TimelineRow::Kind::kProcess) {
+      menu.addAction(tr("Move Rank Up"), this, [this, row] {
+        if (render::TrackLayout::move_process(*trace_, layout_options_, row.process, -1)) relayout();
+      });
+      menu.addAction(tr("Move Rank Down"), this, [this, row] {
+        if (render::TrackLayout::move_process(*trace_, layout_options_, row.process, +1)) relayout();
+      });
+    } else if (row.kind == render::TimelineRow::Kind::kSmGroup) {
+      menu.addAction(row.collapsed ? tr("Show One Row per SM") : tr("Fold SM Lanes into the Heat Strip"), this,
+                     [this, row] { set_sm_expanded(row.device, row.collapsed); });
+    }
+  }
+  if (!layout_options_.hidden_tracks.empty())
+    menu.addAction(tr("Show All Hidden Tracks (%1)").arg(layout_options_.hidden_tracks.size()), this, &TimelineView::show_all_tracks);
+  if (in_data(pos))
+    menu.addAction(tr("Add Bookmark Here"), this,
+                   [this, pos] { add_bookmark(mapping_.time_at(pos.x() - style_.label_width), QString()); });
+  if (!menu.isEmpty()) menu.exec(e->globalPos());
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
   const double w = data_width();
+  const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
+  const double anchor = viewport()->rect().contains(cursor) && cursor.x() > style_.label_width ? cursor.x() - style_.label_width : w / 2;
   switch (e->key()) {
-    case Qt::Key_W: mapping_.zoom(1.5, w / 2); break;
-    case Qt::Key_S: mapping_.zoom(1 / 1.5, w / 2); break;
+    case Qt::Key_W: zoom_by(1.5, anchor); return;
+    case Qt::Key_S: zoom_by(1 / 1.5, anchor); return;
     case Qt::Key_A: mapping_.pan_px(w / 8); break;
     case Qt::Key_D: mapping_.pan_px(-w / 8); break;
     case Qt::Key_0: fit_all(); return;
+    case Qt::Key_F:
+      if (deco_.selected.valid()) zoom_to(deco_.selected);
+      else if (deco_.has_range) set_view(deco_.range_start, deco_.range_end);
+      return;
+    case Qt::Key_M:
+      add_bookmark(deco_.selected.valid() && trace_ ? trace_->tracks[deco_.selected.track].slices.start[deco_.selected.index]
+                                                    : mapping_.time_at(anchor),
+                   QString());
+      return;
+    case Qt::Key_Escape:
+      clear_range();
+      select({});
+      return;
     default: QAbstractScrollArea::keyPressEvent(e); return;
   }
-  viewport()->update();
-  emit view_changed();
+  changed_view();
 }
 
 }  // namespace parascope::gui

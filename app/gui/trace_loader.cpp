@@ -1,6 +1,7 @@
 #include "gui/trace_loader.h"
 
 #include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
 
 #include "trace/io/chrome_json_parser.h"
 #include "trace/io/load_trace.h"
@@ -8,7 +9,7 @@
 namespace parascope::gui {
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
-  qRegisterMetaType<std::shared_ptr<const parascope::Trace>>("std::shared_ptr<const parascope::Trace>");
+  qRegisterMetaType<parascope::gui::LoadedTrace>("parascope::gui::LoadedTrace");
   poll_.setInterval(100);
   connect(&poll_, &QTimer::timeout, this, [this] {
     if (!shared_) return;
@@ -49,8 +50,21 @@ int TraceLoader::load(const QStringList& inputs) {
         }
         shared->fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
       };
-      r.trace = std::make_shared<const Trace>(load_trace(paths, o));
+      const auto t0 = std::chrono::steady_clock::now();
+      auto trace = std::make_shared<const Trace>(load_trace(paths, o));
+      const auto t1 = std::chrono::steady_clock::now();
+      {
+        std::lock_guard lock(shared->mutex);
+        shared->file = "building the timeline index";
+      }
+      r.loaded.index = std::make_shared<const render::TimelineIndex>(*trace, &shared->cancel);
+      r.loaded.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, r.loaded.index->classifier()));
+      r.loaded.trace = std::move(trace);
+      r.loaded.load_seconds = std::chrono::duration<double>(t1 - t0).count();
+      r.loaded.index_seconds = r.loaded.index->build_seconds();
     } catch (const OperationCancelled&) {
+      r.cancelled = true;
+    } catch (const render::IndexBuildCancelled&) {
       r.cancelled = true;
     } catch (const std::exception& e) {
       r.error = QString::fromStdString(e.what());
@@ -72,7 +86,7 @@ void TraceLoader::finished(int job, QFutureWatcher<LoadResult>* watcher, QString
     emit cancelled(job);
     return;
   }
-  if (r.trace) emit loaded(job, r.trace, inputs);
+  if (r.loaded.trace) emit loaded(job, r.loaded, inputs);
   else emit failed(job, r.error, inputs);
 }
 

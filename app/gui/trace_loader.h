@@ -1,5 +1,6 @@
-// TraceLoader: loads traces on a worker thread (the GUI thread never parses a file), with
-// progress and Cancel. Each load is a job with an id; a new load cancels the previous one and
+// TraceLoader: loads traces on a worker thread (the GUI thread never parses a file) and builds
+// there what the window needs before it can show them (the timeline's index with its
+// level-of-detail pyramids, the kernel statistics), with progress and Cancel. Each load is a job with an id; a new load cancels the previous one and
 // results of a superseded job are dropped. Progress is polled from shared atomics by a GUI-thread
 // timer and results arrive through QFutureWatcher, so no signal is emitted from the worker.
 #pragma once
@@ -13,12 +14,22 @@
 #include <mutex>
 #include <string>
 
+#include "render/timeline_index.h"
+#include "trace/core/analysis/kernel_stats.h"
 #include "trace/core/trace.h"
 
 namespace parascope::gui {
 
-struct LoadResult {
+// What a finished load hands to the window; the index refers to the trace, so keep both alive.
+struct LoadedTrace {
   std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const render::TimelineIndex> index;
+  std::shared_ptr<const KernelStats> stats;  // the statistics dock's table
+  double load_seconds = 0, index_seconds = 0;
+};
+
+struct LoadResult {
+  LoadedTrace loaded;
   QString error;
   bool cancelled = false;
 };
@@ -36,7 +47,7 @@ class TraceLoader : public QObject {
 
  signals:
   void progress(int job, QString file, double fraction);
-  void loaded(int job, std::shared_ptr<const parascope::Trace> trace, QStringList inputs);
+  void loaded(int job, parascope::gui::LoadedTrace trace, QStringList inputs);
   void failed(int job, QString message, QStringList inputs);
   void cancelled(int job);
 

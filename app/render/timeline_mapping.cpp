@@ -35,4 +35,22 @@ std::string tick_label(TimeNs t, TimeNs origin, TimeNs step) {
   return buf;
 }
 
+std::string tick_label_absolute(TimeNs t, TimeNs step) {
+  if (t < kEpochLike) return tick_label(t, 0, step);
+  const TimeNs day_ns = t % (86'400 * kNsPerS);
+  const TimeNs secs = day_ns / kNsPerS;
+  const TimeNs frac = day_ns % kNsPerS;
+  int digits = 0;
+  for (TimeNs s = step; s < kNsPerS && digits < 9; s *= 10) ++digits;
+  char buf[48];
+  int n = std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
+                        static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+  if (digits > 0) {
+    TimeNs f = frac;
+    for (int i = digits; i < 9; ++i) f /= 10;
+    std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), ".%0*lld", digits, static_cast<long long>(f));
+  }
+  return buf;
+}
+
 }  // namespace parascope::render

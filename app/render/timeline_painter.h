@@ -1,21 +1,24 @@
-// TimelinePainter: draws a trace's timeline (ruler, track labels, slices, counters) with QPainter
-// for the GUI, the offscreen PNG fallback and reports — the same pixels everywhere. Preprocessing
-// happens once per trace (classification, per-track longest slice for the visible-range search);
-// each paint walks only the visible slices and folds runs narrower than a pixel into one bar
-// coloured by the category that covers most of it.
+// TimelinePainter: draws a trace's timeline (ruler, track tree labels, slices, SM heat strips,
+// counters, flows, bookmarks, selection) with QPainter for the GUI, `--render-png` and reports —
+// the same pixels everywhere. Two steps, as in Tracy: a preprocess that reads the TimelineIndex
+// (coverage pyramids when a pixel holds more than a bucket of slices; otherwise a walk from the
+// first visible slice that folds runs narrower than a pixel into one bar coloured by the category
+// covering most of it) and fills bars straight into an RGB32 layer; then one blit and the text,
+// lines and arrows on top. Work per paint is bounded by pixels, not by events.
 #pragma once
 
 #include <QColor>
 #include <QFont>
+#include <QHash>
 #include <QImage>
 #include <QPainter>
 #include <QRect>
+#include <QString>
 #include <vector>
 
+#include "render/timeline_index.h"
 #include "render/timeline_mapping.h"
 #include "render/track_layout.h"
-#include "trace/core/classify.h"
-#include "trace/core/trace.h"
 
 namespace parascope::render {
 
@@ -25,49 +28,91 @@ struct TimelineStyle {
   double label_width = 260;
   double ruler_height = 26;
   ColorMode color_mode = ColorMode::kCategory;
-  bool relative_time = true;   // ruler labels relative to the trace start
+  bool relative_time = true;   // ruler labels relative to the trace start, else absolute
+  bool use_lod = true;         // false: walk every visible slice (the first version; the benchmark's baseline)
+  bool show_flows = true;      // all flows in view (when few enough); the selection's flows are always drawn
   QFont font = QFont("DejaVu Sans", 8);
+};
+
+struct Bookmark {
+  TimeNs time = 0;
+  QString label;
+};
+
+// What the view adds on top of the trace.
+struct TimelineDecorations {
+  EventRef selected;
+  std::vector<uint32_t> selected_flows;   // indices into Trace::flows touching the selection
+  bool has_range = false;
+  TimeNs range_start = 0, range_end = 0;  // box selection
+  std::vector<Bookmark> bookmarks;
 };
 
 QColor category_color(Category c);
 QColor name_color(std::string_view name);
+QColor rank_color(int32_t rank);
+QColor flow_color(FlowKind k);
 
 struct PaintStats {
-  size_t slices_visited = 0;
+  size_t slices_visited = 0;   // slices the fine-detail walks looked at
+  size_t cells_sampled = 0;    // pixels read from coverage pyramids
   size_t bars_drawn = 0;
+  size_t labels_drawn = 0;
+  size_t flows_drawn = 0;
+  size_t rows_painted = 0;
+  double layer_ms = 0, heat_ms = 0, blit_ms = 0, overlay_ms = 0, labels_ms = 0, flows_ms = 0;  // where the time went
 };
 
 class TimelinePainter {
  public:
-  explicit TimelinePainter(const Trace& trace);
+  explicit TimelinePainter(const TimelineIndex& index);
   const Trace& trace() const { return trace_; }
-  const SliceClassifier& classifier() const { return classify_; }
+  const TimelineIndex& index() const { return index_; }
+  const SliceClassifier& classifier() const { return index_.classifier(); }
 
   // Paints into `area`; the data region is area minus the label column and the ruler.
   // `mapping` must have width = area.width() - label_width. `scroll_y` is the layout y at the top
   // of the data region.
   PaintStats paint(QPainter& p, const QRect& area, const TrackLayout& layout, const TimelineMapping& mapping,
-                   double scroll_y, const TimelineStyle& style, EventRef selected = {}) const;
+                   double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco = {}) const;
 
-  // The slice under a point of the data region (x in data pixels, y in layout coordinates).
+  // The slice under a point of the data region (x in data pixels, y in layout coordinates); on a
+  // heat strip, the SM span under it.
   EventRef slice_at(const TrackLayout& layout, const TimelineMapping& mapping, double x, double layout_y) const;
-  // First visible slice index of a track for time t (binary search using the longest slice).
-  size_t first_visible(uint32_t track, TimeNs t) const;
+  // The SM lane track under a heat-strip point, or -1.
+  int32_t sm_lane_at(const TimelineRow& row, double layout_y) const;
   QColor slice_color(uint32_t track, uint32_t index, ColorMode mode) const;
 
  private:
-  void paint_slices(QPainter& p, const TimelineRow& row, double top, double data_x0, double data_w,
-                    const TimelineMapping& m, const TimelineStyle& style, EventRef selected, PaintStats& stats) const;
-  void paint_counter(QPainter& p, const TimelineRow& row, double top, double data_x0, double data_w,
-                     const TimelineMapping& m) const;
+  struct Frame;
+  struct Label {
+    QRectF rect;
+    StringId name;
+    QRgb color;
+  };
+  void paint_track(Frame& f, const TimelineRow& row, double top) const;
+  void walk_fine(Frame& f, const TimelineRow& row, double top, unsigned lane_mask) const;
+  void paint_coverage(Frame& f, const TimelineRow& row, double top, int sub, int level) const;
+  void paint_wide(Frame& f, const TimelineRow& row, double top, int sub, int level) const;
+  void paint_heat_strip(Frame& f, const TimelineRow& row, double top) const;
+  void paint_counter(Frame& f, const TimelineRow& row, double top) const;
+  void paint_flows(QPainter& p, const TrackLayout& layout, const TimelineMapping& m, double data_x0, double data_y0,
+                   double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco, PaintStats& stats) const;
+  QPointF anchor(const TrackLayout& layout, const TimelineMapping& m, EventRef r, bool at_end, double data_x0,
+                 double data_y0, double scroll_y, bool* ok) const;
+  const QString& elided(StringId name, int width, const QFontMetrics& fm) const;
 
+  const TimelineIndex& index_;
   const Trace& trace_;
-  SliceClassifier classify_;
-  std::vector<TimeNs> max_dur_;   // per track
-  std::vector<double> counter_max_;
+  mutable QImage layer_;
+  mutable std::vector<Label> labels_;
+  mutable QHash<quint64, QString> elided_;
+  mutable QFont elided_font_;
+  mutable QHash<QString, QString> label_text_;  // elided track labels, by width and text
+  mutable std::vector<TimeNs> max_dur_;  // per track, for the use_lod = false baseline
 };
 
-// The whole trace, or [start, end), rendered to an image of `size` (offscreen fallback, reports).
+// The whole trace, or [start, end), rendered to an image of `size` (offscreen, reports).
 QImage render_timeline_image(const Trace& trace, QSize size, const TimelineStyle& style = {}, TimeNs start = 0,
                              TimeNs end = 0);
 

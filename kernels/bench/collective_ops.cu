@@ -16,9 +16,10 @@ namespace {
 
 constexpr uint64_t kCeMinPiece = 4ull << 20;  // copy-engine pipeline pieces: ≥ 4 MiB, ≤ 16 of them
 constexpr int kCeMaxPieces = 16;
+static_assert(kCeMaxPieces <= kSyncCounterSlots, "one signal slot per copy-engine piece");
 // Event pool layout of the copy-engine variants (per GPU).
 constexpr int kEvFork = 0, kEvIn = 1, kEvReduced = 1 + kCeMaxPieces, kEvJoin0 = 1 + 2 * kCeMaxPieces,
-              kEvJoin1 = kEvJoin0 + 1;
+              kEvJoin1 = kEvJoin0 + 1, kEvJoin2 = kEvJoin0 + 2;
 
 char* at(const SymBuffer& b, int r, uint64_t off = 0) { return b.at<char>(r) + off; }
 
@@ -33,14 +34,17 @@ CollResources alloc_coll_resources(GpuContext& ctx, uint64_t max_bytes) {
   r.out = ctx.alloc(max_bytes);
   r.scratch = ctx.alloc(max_bytes);
   r.small = ctx.alloc(oneshot_push_scratch_bytes(ctx.n()));
+  r.ll = ctx.alloc(ll_scratch_bytes(ctx.n()));
   return r;
 }
 
 std::vector<std::string> collective_variants(Collective op) {
   switch (op) {
-    case Collective::kAllReduce: return {"oneshot_push", "oneshot_pull", "twoshot_ldst", "twoshot_tma", "ce", "nccl"};
+    case Collective::kAllReduce:
+      return {"oneshot_ll", "oneshot_ll_pdl", "oneshot_push", "oneshot_pull", "twoshot_ldst", "twoshot_tma", "ce",
+              "ce_push", "ce_ldst", "nccl"};
     case Collective::kAllGather: return {"ldst", "tma", "ce", "nccl"};
-    case Collective::kReduceScatter: return {"ldst", "tma", "ce", "nccl"};
+    case Collective::kReduceScatter: return {"ldst", "tma", "pull", "ce", "ce_push", "nccl"};
     case Collective::kAllToAll: return {"ldst", "ce", "nccl"};
     case Collective::kSendRecv: return {"nccl"};
     case Collective::kCopy: return {};
@@ -77,13 +81,16 @@ std::string CollectiveOp::unusable_reason() const {
   if (cfg_.op != Collective::kSendRecv)
     if (auto p = collective_size_problem(cfg_.bytes, dtype_size(cfg_.dtype), n)) return *p;
   if (cfg_.variant == "oneshot_push" && cfg_.bytes > kOneShotPushMaxBytes) return "oneshot_push is for messages up to 1 MiB";
+  if (cfg_.variant.rfind("oneshot_ll", 0) == 0 && cfg_.bytes > kLlMaxBytes) return "oneshot_ll is for messages up to 256 KiB";
   return {};
 }
 
 std::string CollectiveOp::mechanism() const {
   const std::string& v = cfg_.variant;
-  if (v == "nccl" || v == "ce") return v;
-  if (v == "oneshot_pull") return "ldst_pull";
+  if (v == "nccl" || v == "ce" || v == "ce_push") return v == "ce_push" ? "ce" : v;
+  if (v == "ce_ldst") return "ce";  // copy engine out, SM stores back
+  if (v == "oneshot_pull" || v == "pull") return "ldst_pull";
+  if (v.rfind("oneshot_ll", 0) == 0) return "ldst_push";
   if (v.find("tma") != std::string::npos) return "tma";
   return "ldst_push";
 }
@@ -93,6 +100,8 @@ int CollectiveOp::sms_used() const {
   const uint64_t per_rank = cfg_.bytes / static_cast<uint64_t>(n);
   const std::string& v = cfg_.variant;
   if (v == "oneshot_push") return kOneShotPushBlocks;
+  if (v.rfind("oneshot_ll", 0) == 0) return ll_blocks(cfg_.bytes);
+  if (v == "pull") return coll_blocks_pull(per_rank / 16, cfg_.ldst_sms);
   if (v == "oneshot_pull") return coll_blocks_ldst(cfg_.bytes / 16, cfg_.ldst_sms);
   if (v == "twoshot_ldst" || v == "ldst") return coll_blocks_ldst(per_rank / 16, cfg_.ldst_sms);
   if (v == "twoshot_tma" || (v == "tma" && cfg_.op == Collective::kReduceScatter))
@@ -103,7 +112,8 @@ int CollectiveOp::sms_used() const {
 
 int CollectiveOp::threads() const {
   const std::string& v = cfg_.variant;
-  if (v == "nccl" || v == "ce") return 0;
+  if (v == "nccl" || v == "ce" || v == "ce_push" || v == "ce_ldst") return 0;
+  if (v.rfind("oneshot_ll", 0) == 0) return kLlThreads;
   if (v == "twoshot_tma" || (v == "tma" && cfg_.op == Collective::kReduceScatter)) return kCollTmaThreads;
   if (v == "tma") return kTmaThreads;
   return kCollThreads;
@@ -144,12 +154,22 @@ CollBuffers CollectiveOp::buffers() const {
     b.out[r] = res_.out.at(r);
     b.scratch[r] = res_.scratch.at(r);
     b.small[r] = res_.small.at(r);
+    b.ll[r] = res_.ll.at(r);
   }
   return b;
 }
 
 void CollectiveOp::prepare() {
   if (cfg_.variant == "nccl") ctx_.nccl(0);
+  if (cfg_.variant.rfind("oneshot_ll", 0) == 0) {
+    // LL flags are epochs, which reset_sync() sets back to 0: clear every flag so that no line of
+    // an earlier sequence can match a new epoch (epochs only grow from here on).
+    for (int r = 0; r < ctx_.n(); ++r) {
+      ctx_.set(r);
+      PS_CUDA(cudaMemset(res_.ll.at(r), 0, res_.ll.bytes));
+    }
+    ctx_.sync_all();
+  }
   if (probe_)
     for (int r = 0; r < ctx_.n(); ++r) probe(r);
 }
@@ -162,6 +182,7 @@ void CollectiveOp::enqueue() {
   for (int r = 0; r < ctx_.n(); ++r) {
     ctx_.set(r);
     if (cfg_.variant == "ce") enqueue_ce(r);
+    else if (cfg_.variant == "ce_push" || cfg_.variant == "ce_ldst") enqueue_ce_push(r);
     else enqueue_ours(r);
   }
 }
@@ -173,7 +194,9 @@ void CollectiveOp::enqueue_ours(int r) {
   const DType t = cfg_.dtype;
   switch (cfg_.op) {
     case Collective::kAllReduce:
-      if (v == "oneshot_push") launch_ar_oneshot_push(ctx_.sync_view(r, kChOneShotPush), b, t, cfg_.bytes, s, probe(r));
+      if (v == "oneshot_ll" || v == "oneshot_ll_pdl")
+        launch_ar_oneshot_ll(ctx_.sync_view(r, kChOneShotLl), b, t, cfg_.bytes, v == "oneshot_ll_pdl", s, probe(r));
+      else if (v == "oneshot_push") launch_ar_oneshot_push(ctx_.sync_view(r, kChOneShotPush), b, t, cfg_.bytes, s, probe(r));
       else if (v == "oneshot_pull") launch_ar_oneshot_pull(ctx_.sync_view(r, kChOneShotPull), b, t, cfg_.bytes, cfg_.ldst_sms, s, probe(r));
       else if (v == "twoshot_ldst") launch_twoshot_ldst(ctx_.sync_view(r, kChTwoShotLdst), b, t, true, cfg_.bytes, cfg_.ldst_sms, s, probe(r));
       else if (v == "twoshot_tma") launch_twoshot_tma(ctx_.sync_view(r, kChTwoShotTma), b, t, true, cfg_.bytes, cfg_.tma_sms, s, probe(r));
@@ -185,6 +208,7 @@ void CollectiveOp::enqueue_ours(int r) {
     case Collective::kReduceScatter:
       if (v == "ldst") launch_twoshot_ldst(ctx_.sync_view(r, kChReduceScatterLdst), b, t, false, cfg_.bytes, cfg_.ldst_sms, s, probe(r));
       else if (v == "tma") launch_twoshot_tma(ctx_.sync_view(r, kChReduceScatterTma), b, t, false, cfg_.bytes, cfg_.tma_sms, s, probe(r));
+      else if (v == "pull") launch_rs_pull(ctx_.sync_view(r, kChReduceScatterPull), b, t, cfg_.bytes, cfg_.ldst_sms, s, probe(r));
       break;
     case Collective::kAllToAll:
       if (v == "ldst") launch_a2a_ldst(ctx_.sync_view(r, kChAllToAllLdst), b, cfg_.bytes, cfg_.ldst_sms, s, probe(r));
@@ -259,6 +283,63 @@ void CollectiveOp::enqueue_ce(int r) {
   }
   join();
   launch_barrier(sv, s, probe(r), 1);
+}
+
+// Copy-engine push variants (all-reduce, reduce-scatter; rank r, current device r). Per piece i:
+//   aux 0: my chunk p piece i → rank p's scratch slot r (copy engine, push); event
+//   aux 2: waits for that event, then adds 1 to counters[i][r] on rank p (signal kernel)
+//   main:  waits until every peer's piece i has been counted here (wait kernel), reduces piece i
+//          in rank order; ce_ldst: the reduction kernel also stores the result to every peer;
+//   aux 1: (ce_push all-reduce) waits for the reduction, pushes the result to every peer (copy engine).
+// A barrier first (every peer finished its previous op: scratch and output free) and, for the
+// all-reduce, a barrier last (every push into my output has finished).
+void CollectiveOp::enqueue_ce_push(int r) {
+  const int n = ctx_.n();
+  const bool ar = cfg_.op == Collective::kAllReduce;
+  const bool sm_back = cfg_.variant == "ce_ldst";
+  if (!ar && cfg_.op != Collective::kReduceScatter) throw CudaError("no copy-engine push variant for " + name());
+  if (sm_back && !ar) throw CudaError("ce_ldst is an all-reduce variant");
+  const cudaStream_t s = ctx_.stream(r), a0 = ctx_.aux(r, 0), a1 = ctx_.aux(r, 1), a2 = ctx_.aux(r, 2);
+  const SyncView bar = ctx_.sync_view(r, kChBarrier), sig = ctx_.sync_view(r, kChCeSignal);
+  const uint64_t esz = static_cast<uint64_t>(dtype_size(cfg_.dtype));
+  const uint64_t cb = cfg_.bytes / static_cast<uint64_t>(n);
+  const auto pieces = split_pieces({0, cb}, pipeline_pieces(cb, kCeMinPiece, kCeMaxPieces), 16);
+  launch_barrier(bar, s, probe(r), 0);
+  PS_CUDA(cudaEventRecord(ctx_.event(r, kEvFork), s));
+  for (cudaStream_t a : {a0, a1, a2}) PS_CUDA(cudaStreamWaitEvent(a, ctx_.event(r, kEvFork), 0));
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Range pc = pieces[i];
+    const int slot = static_cast<int>(i);
+    for (int p : peer_order(r, n))
+      PS_CUDA(cudaMemcpyPeerAsync(at(res_.scratch, p, r * cb + pc.begin), p, at(res_.in, r, p * cb + pc.begin), r, pc.size(), a0));
+    PS_CUDA(cudaEventRecord(ctx_.event(r, kEvIn + slot), a0));
+    PS_CUDA(cudaStreamWaitEvent(a2, ctx_.event(r, kEvIn + slot), 0));
+    for (int p : peer_order(r, n)) launch_signal(sig, a2, slot, p);
+    for (int p : peer_order(r, n)) launch_wait(sig, s, slot, p, 1, probe(r), 2);
+    const void* srcs[kMaxRanks];
+    for (int p = 0; p < n; ++p)
+      srcs[p] = p == r ? static_cast<const void*>(at(res_.in, r, r * cb + pc.begin))
+                       : static_cast<const void*>(at(res_.scratch, r, p * cb + pc.begin));
+    char* dst = ar ? at(res_.out, r, r * cb + pc.begin) : at(res_.out, r, pc.begin);
+    if (sm_back) {
+      void* remote[kMaxRanks];
+      int k = 0;
+      for (int p : peer_order(r, n)) remote[k++] = at(res_.out, p, r * cb + pc.begin);
+      launch_reduce_push(cfg_.dtype, dst, remote, k, srcs, n, pc.size() / esz, s);
+    } else {
+      launch_local_reduce(cfg_.dtype, dst, srcs, n, pc.size() / esz, s);
+      if (ar) {
+        PS_CUDA(cudaEventRecord(ctx_.event(r, kEvReduced + slot), s));
+        PS_CUDA(cudaStreamWaitEvent(a1, ctx_.event(r, kEvReduced + slot), 0));
+        for (int p : peer_order(r, n)) PS_CUDA(cudaMemcpyPeerAsync(at(res_.out, p, r * cb + pc.begin), p, dst, r, pc.size(), a1));
+      }
+    }
+  }
+  PS_CUDA(cudaEventRecord(ctx_.event(r, kEvJoin0), a0));
+  PS_CUDA(cudaEventRecord(ctx_.event(r, kEvJoin1), a1));
+  PS_CUDA(cudaEventRecord(ctx_.event(r, kEvJoin2), a2));
+  for (int j : {kEvJoin0, kEvJoin1, kEvJoin2}) PS_CUDA(cudaStreamWaitEvent(s, ctx_.event(r, j), 0));
+  if (ar) launch_barrier(bar, s, probe(r), 1);
 }
 
 void CollectiveOp::enqueue_nccl() {

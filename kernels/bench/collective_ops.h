@@ -1,12 +1,16 @@
 // Every collective variant as an Op the harness can check and time, ours and NCCL's, on shared
 // buffers sized once for the largest message. Variants (bytes: stats.h convention):
-//   all_reduce     oneshot_push (≤ 1 MiB), oneshot_pull, twoshot_ldst, twoshot_tma, ce, nccl
+//   all_reduce     oneshot_ll, oneshot_ll_pdl (≤ 256 KiB), oneshot_push (≤ 1 MiB), oneshot_pull,
+//                  twoshot_ldst, twoshot_tma, ce, ce_push, ce_ldst, nccl
 //   all_gather     ldst, tma, ce, nccl
-//   reduce_scatter ldst, tma, ce, nccl
+//   reduce_scatter ldst, tma, pull, ce, ce_push, nccl
 //   all_to_all     ldst, ce, nccl
 //   sendrecv       nccl (rank r sends to r+1, receives from r-1)
 // Copy-engine variants: a barrier kernel, cudaMemcpyPeerAsync on helper streams (pipelined in
-// pieces with the local reduction kernel for reductions), a barrier kernel.
+// pieces with the local reduction kernel for reductions), a barrier kernel. `ce` pulls the peers'
+// pieces; `ce_push` pushes mine into the peers' scratch and signals each piece (signal kernels on a
+// third helper stream, wait kernels before each reduction), all-reduce results pushed back by the
+// copy engine; `ce_ldst` is ce_push whose reduction kernel stores the result to the peers itself.
 #pragma once
 
 #include <string>
@@ -23,7 +27,7 @@
 namespace parascope::bench {
 
 struct CollResources {
-  SymBuffer in, out, scratch, small;
+  SymBuffer in, out, scratch, small, ll;
   uint64_t max_bytes = 0;
 };
 // Buffers for messages up to max_bytes on ctx's GPUs.
@@ -64,6 +68,7 @@ class CollectiveOp : public Op {
   CollBuffers buffers() const;
   void enqueue_ours(int r);
   void enqueue_ce(int r);
+  void enqueue_ce_push(int r);
   void enqueue_nccl();
   ProbeBufferHeader* probe(int r) const { return probe_ ? probe_->buffer(r, name()) : nullptr; }
 

@@ -16,6 +16,7 @@ namespace parascope::bench {
 namespace {
 
 constexpr int kUnroll = 2;
+constexpr int kPullUnroll = 4;  // reduce-scatter pull: 4 vectors of every rank in flight per thread
 constexpr int kTmaStages1 = 8;  // two-shot phase 1: 8 stages of kCollTile, 4 loads ahead
 constexpr int kTmaAhead1 = 4;
 
@@ -55,6 +56,122 @@ __global__ void __launch_bounds__(kCollThreads, 1) ar_oneshot_push_kernel(const 
   }
   sync_epoch_end(sv, e);
   if (threadIdx.x == 0) reduce.end(probe, ProbeRole::kCompute, 0);
+}
+
+// ---- all-reduce, LL one-shot: thread v packs its 16-byte input vector into two LL lines (four
+// 8-byte words, each {data, epoch}) and stores them into every peer's scratch; then it polls the
+// peers' lines for the same vector in its own scratch until every flag equals its epoch, reduces
+// in rank order and stores the result. No barrier and no fence: a word's flag and data arrive
+// together (host/ll_protocol.h); the epoch makes stale lines unmistakable, so nothing is reset;
+// the two scratch halves alternate by epoch parity. The only block-wide step is the epoch update.
+__device__ __forceinline__ bool ll_wait(const char* src, uint32_t e, uint64_t (&w)[4], const SyncView& v) {
+  uint64_t start = 0;
+  for (uint32_t spins = 0;; ++spins) {
+    ld_volatile_v2u64(src, w[0], w[1]);
+    ld_volatile_v2u64(src + 16, w[2], w[3]);
+    if (ll_ready(w[0], e) && ll_ready(w[1], e) && ll_ready(w[2], e) && ll_ready(w[3], e)) return true;
+    if ((spins & 255u) == 255u && sync_give_up(v, start, 0)) return false;
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kLlThreads) ar_oneshot_ll_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b,
+                                                                   uint64_t nvec, ProbeBufferHeader* probe) {
+  pdl_wait();               // (PDL launch) the previous kernel finished: its output, our epoch
+  pdl_launch_dependents();  // let the next kernel of the stream be scheduled; it waits in pdl_wait
+  const ProbeSpan span;
+  const int n = sv.nranks, me = sv.rank;
+  const uint32_t e = __ldcg(&sv.self->epoch[blockIdx.x]) + 1;
+  const uint64_t v = blockIdx.x * static_cast<uint64_t>(kLlThreads) + threadIdx.x;
+  const bool active = v < nvec;
+  const uint32_t half = ll_half(e);
+  int4 x = make_int4(0, 0, 0, 0);
+  if (active) {
+    x = cvec(b.in[me])[v];
+    const uint64_t w0 = ll_pack(static_cast<uint32_t>(x.x), e), w1 = ll_pack(static_cast<uint32_t>(x.y), e);
+    const uint64_t w2 = ll_pack(static_cast<uint32_t>(x.z), e), w3 = ll_pack(static_cast<uint32_t>(x.w), e);
+    for (int k = 1; k < n; ++k) {
+      const int p = (me + k) % n;
+      char* dst = static_cast<char*>(b.ll[p]) + ll_line_offset(half, me, n, kLlLinesPerVec * v);
+      st_volatile_v2u64(dst, w0, w1);
+      st_volatile_v2u64(dst + kLlLineBytes, w2, w3);
+    }
+  }
+  if (threadIdx.x == 0) span.end(probe, ProbeRole::kCommunicate, 0);
+  const ProbeSpan wait;
+  if (active) {
+    float acc[8];
+    vec_zero(acc);
+    for (int p = 0; p < n; ++p) {
+      if (p == me) {
+        vec_add<T>(acc, x);
+        continue;
+      }
+      uint64_t w[4];
+      ll_wait(static_cast<const char*>(b.ll[me]) + ll_line_offset(half, p, n, kLlLinesPerVec * v), e, w, sv);
+      const int4 y = make_int4(static_cast<int>(ll_data(w[0])), static_cast<int>(ll_data(w[1])),
+                               static_cast<int>(ll_data(w[2])), static_cast<int>(ll_data(w[3])));
+      vec_add<T>(acc, y);
+    }
+    vec(b.out[me])[v] = vec_pack<T>(acc);
+  }
+  __syncthreads();  // every thread has read this launch's epoch before it moves on
+  if (threadIdx.x == 0) {
+    sv.self->epoch[blockIdx.x] = e;
+    wait.end(probe, ProbeRole::kWait, 1);
+  }
+}
+
+// ---- reduce-scatter, pull: my chunk of every rank's input, read where it lies (peers over NVLink,
+// L2-only loads), reduced in rank order in one pass: no scratch, no second local pass. ------------
+template <typename T>
+__global__ void __launch_bounds__(kCollThreads, 1) rs_pull_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cv,
+                                                               ProbeBufferHeader* probe) {
+  const int n = sv.nranks, me = sv.rank;
+  const uint32_t e = sync_epoch_begin(sv);
+  const ProbeSpan wait0;
+  block_barrier(sv, 0, e);  // every input is ready (the peers' kernels are running)
+  if (threadIdx.x == 0) wait0.end(probe, ProbeRole::kWait, 0);
+  const ProbeSpan work;
+  const uint64_t base = static_cast<uint64_t>(me) * cv;
+  int4* out = vec(b.out[me]);
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint64_t v = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  for (; v + (kPullUnroll - 1) * stride < cv; v += kPullUnroll * stride) {
+    int4 x[2][kPullUnroll];
+    float acc[kPullUnroll][8];
+#pragma unroll
+    for (int u = 0; u < kPullUnroll; ++u) vec_zero(acc[u]);
+    // two ranks' loads in flight at a time (all of them for N = 2), then accumulate in rank order
+    for (int p0 = 0; p0 < n; p0 += 2) {
+      const int np = p0 + 1 < n ? 2 : 1;
+#pragma unroll
+      for (int q = 0; q < 2; ++q)
+        if (q < np) {
+#pragma unroll
+          for (int u = 0; u < kPullUnroll; ++u) x[q][u] = ld_cg(cvec(b.in[p0 + q]) + base + v + u * stride);
+        }
+#pragma unroll
+      for (int q = 0; q < 2; ++q)
+        if (q < np) {
+#pragma unroll
+          for (int u = 0; u < kPullUnroll; ++u) vec_add<T>(acc[u], x[q][u]);
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < kPullUnroll; ++u) out[v + u * stride] = vec_pack<T>(acc[u]);
+  }
+  for (; v < cv; v += stride) {
+    float acc[8];
+    vec_zero(acc);
+    for (int p = 0; p < n; ++p) vec_add<T>(acc, ld_cg(cvec(b.in[p]) + base + v));
+    out[v] = vec_pack<T>(acc);
+  }
+  if (threadIdx.x == 0) work.end(probe, ProbeRole::kCommunicate, 1);
+  const ProbeSpan wait1;
+  block_barrier(sv, 1, e);  // nobody reads my input any more
+  sync_epoch_end(sv, e);
+  if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
 // ---- all-reduce, one-shot pull: read every rank's input, reduce locally -------------------------
@@ -368,6 +485,25 @@ __global__ void __launch_bounds__(kCollThreads, 1) local_reduce_kernel(int4* out
   }
 }
 
+struct RemoteDsts {
+  void* p[kMaxRanks];
+};
+
+// Local reduction whose result is also pushed to other GPUs (copy-engine all-reduce, second half).
+template <typename T>
+__global__ void __launch_bounds__(kCollThreads, 1) reduce_push_kernel(int4* out, const __grid_constant__ RemoteDsts dsts, int ndst,
+                                                                   const __grid_constant__ ReduceSources srcs, int nsrc, uint64_t nvec) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t v = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; v < nvec; v += stride) {
+    float acc[8];
+    vec_zero(acc);
+    for (int k = 0; k < nsrc; ++k) vec_add<T>(acc, ld_cg(cvec(srcs.p[k]) + v));
+    const int4 r = vec_pack<T>(acc);
+    out[v] = r;
+    for (int k = 0; k < ndst; ++k) static_cast<int4*>(dsts.p[k])[v] = r;
+  }
+}
+
 int blocks_for(uint64_t units, uint64_t per_block, int max_blocks) {
   const uint64_t b = (units + per_block - 1) / per_block;
   return static_cast<int>(std::clamp<uint64_t>(b, 1, static_cast<uint64_t>(std::min(max_blocks, kSyncMaxBlocks))));
@@ -380,6 +516,7 @@ uint32_t twoshot_tma_smem(int n) {
 }  // namespace
 
 int coll_blocks_ldst(uint64_t vecs, int max_sms) { return blocks_for(vecs, kCollThreads * kUnroll, max_sms); }
+int coll_blocks_pull(uint64_t vecs, int max_sms) { return blocks_for(vecs, kCollThreads * kPullUnroll, max_sms); }
 int coll_blocks_tma(uint64_t bytes, uint32_t tile, int max_sms) { return blocks_for((bytes + tile - 1) / tile, 1, max_sms); }
 
 void launch_ar_oneshot_push(const SyncView& v, const CollBuffers& b, DType t, uint64_t bytes, cudaStream_t s,
@@ -387,6 +524,33 @@ void launch_ar_oneshot_push(const SyncView& v, const CollBuffers& b, DType t, ui
   if (bytes > kOneShotPushMaxBytes) throw CudaError("oneshot_push handles at most 1 MiB");
   if (t == DType::kF32) ar_oneshot_push_kernel<float><<<kOneShotPushBlocks, kCollThreads, 0, s>>>(v, b, bytes / 16, probe);
   else ar_oneshot_push_kernel<__nv_bfloat16><<<kOneShotPushBlocks, kCollThreads, 0, s>>>(v, b, bytes / 16, probe);
+  PS_LAUNCH();
+}
+
+void launch_ar_oneshot_ll(const SyncView& v, const CollBuffers& b, DType t, uint64_t bytes, bool pdl, cudaStream_t s,
+                          ProbeBufferHeader* probe) {
+  if (bytes > kLlMaxBytes) throw CudaError("oneshot_ll handles at most 256 KiB");
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(ll_blocks(bytes)));
+  cfg.blockDim = dim3(kLlThreads);
+  cfg.stream = s;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = pdl ? &attr : nullptr;
+  cfg.numAttrs = pdl ? 1 : 0;
+  const uint64_t nvec = bytes / 16;
+  if (t == DType::kF32) PS_CUDA(cudaLaunchKernelEx(&cfg, ar_oneshot_ll_kernel<float>, v, b, nvec, probe));
+  else PS_CUDA(cudaLaunchKernelEx(&cfg, ar_oneshot_ll_kernel<__nv_bfloat16>, v, b, nvec, probe));
+  PS_LAUNCH();
+}
+
+void launch_rs_pull(const SyncView& v, const CollBuffers& b, DType t, uint64_t bytes, int max_sms, cudaStream_t s,
+                    ProbeBufferHeader* probe) {
+  const uint64_t cv = bytes / 16 / static_cast<uint64_t>(v.nranks);
+  const int g = coll_blocks_pull(cv, max_sms);
+  if (t == DType::kF32) rs_pull_kernel<float><<<g, kCollThreads, 0, s>>>(v, b, cv, probe);
+  else rs_pull_kernel<__nv_bfloat16><<<g, kCollThreads, 0, s>>>(v, b, cv, probe);
   PS_LAUNCH();
 }
 
@@ -458,8 +622,27 @@ void launch_local_reduce(DType t, void* out, const void* const* srcs, int nsrc, 
   PS_LAUNCH();
 }
 
+void launch_reduce_push(DType t, void* out, void* const* remote, int nremote, const void* const* srcs, int nsrc,
+                        uint64_t count, cudaStream_t s) {
+  ReduceSources r{};
+  for (int k = 0; k < nsrc; ++k) r.p[k] = srcs[k];
+  RemoteDsts d{};
+  for (int k = 0; k < nremote; ++k) d.p[k] = remote[k];
+  const uint64_t nvec = count * static_cast<uint64_t>(dtype_size(t)) / 16;
+  const int g = static_cast<int>(std::clamp<uint64_t>((nvec + kCollThreads - 1) / kCollThreads, 1, 132));
+  if (t == DType::kF32) reduce_push_kernel<float><<<g, kCollThreads, 0, s>>>(static_cast<int4*>(out), d, nremote, r, nsrc, nvec);
+  else reduce_push_kernel<__nv_bfloat16><<<g, kCollThreads, 0, s>>>(static_cast<int4*>(out), d, nremote, r, nsrc, nvec);
+  PS_LAUNCH();
+}
+
 void preload_collective_kernels() {
   cudaFuncAttributes a;
+  PS_CUDA(cudaFuncGetAttributes(&a, ar_oneshot_ll_kernel<float>));
+  PS_CUDA(cudaFuncGetAttributes(&a, ar_oneshot_ll_kernel<__nv_bfloat16>));
+  PS_CUDA(cudaFuncGetAttributes(&a, rs_pull_kernel<float>));
+  PS_CUDA(cudaFuncGetAttributes(&a, rs_pull_kernel<__nv_bfloat16>));
+  PS_CUDA(cudaFuncGetAttributes(&a, reduce_push_kernel<float>));
+  PS_CUDA(cudaFuncGetAttributes(&a, reduce_push_kernel<__nv_bfloat16>));
   PS_CUDA(cudaFuncGetAttributes(&a, ar_oneshot_push_kernel<float>));
   PS_CUDA(cudaFuncGetAttributes(&a, ar_oneshot_push_kernel<__nv_bfloat16>));
   PS_CUDA(cudaFuncGetAttributes(&a, ar_oneshot_pull_kernel<float>));

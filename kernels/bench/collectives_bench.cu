@@ -9,6 +9,7 @@
 #include "bench/collective_ops.h"
 #include "bench/commands.h"
 #include "bench/cuda_check.h"
+#include "bench/graph_floor.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
 #include "host/calibration_file.h"
@@ -101,6 +102,7 @@ int cmd_collectives(const std::vector<std::string>& args) {
       {"--table", true, "FILE    readable table and targets"},
       {"--p2p", true, "FILE      calibration file of the P2P sweep: mechanism peaks for the targets"},
       {"--exclude", true, "LIST   leave out variants containing any of these tokens (e.g. tma)"},
+      {"--floor", false, "        first time empty kernels in the same graph harness (op graph_floor): the launch floor"},
       {"--probe", true, "FILE    write probe records of --probe-ops to this .pstrace"},
       {"--probe-ops", true, "LIST  OP:VARIANT:DTYPE:SIZE,... (default all_reduce:twoshot_tma:bf16:64MiB,"
                             "all_reduce:twoshot_ldst:bf16:64MiB,all_gather:tma:bf16:64MiB)"},
@@ -121,6 +123,10 @@ int cmd_collectives(const std::vector<std::string>& args) {
     Report report("collectives", join_args("collectives", args), o.get("--json", ""), o.get("--table", ""));
     add_machine_meta(report.set(), ctx);
     CollResources res = alloc_coll_resources(ctx, *std::max_element(sizes.begin(), sizes.end()));
+    if (o.has("--floor")) {
+      const SymBuffer counters = ctx.alloc(256);
+      for (const FloorConfig& f : default_floor_configs()) report.add(graph_floor_row(ctx, counters, f));
+    }
 
     for (Collective op : ops)
       for (DType t : dtypes)

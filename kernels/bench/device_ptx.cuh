@@ -29,6 +29,22 @@ __device__ __forceinline__ uint64_t globaltimer() {
   return t;
 }
 
+// LL lines (host/ll_protocol.h): two 8-byte words per 16-byte access, each word single-copy
+// atomic; .volatile (= relaxed, system scope) so every poll goes to memory (L2), never L1.
+__device__ __forceinline__ void st_volatile_v2u64(void* p, uint64_t a, uint64_t b) {
+  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+__device__ __forceinline__ void ld_volatile_v2u64(const void* p, uint64_t& a, uint64_t& b) {
+  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
+
+// Programmatic dependent launch (sm_90): both are no-ops when the kernel was launched without
+// cudaLaunchAttributeProgrammaticStreamSerialization. wait: the previous kernel of the stream has
+// completed and its memory operations are visible; launch_dependents: the next kernel may be
+// scheduled now (it still waits at its own pdl_wait).
+__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void pdl_launch_dependents() { asm volatile("griddepcontrol.launch_dependents;" :::); }
+
 // 16-byte load through L2 only (ld.global.cg): data written by other GPUs or by the copy engine.
 __device__ __forceinline__ int4 ld_cg(const int4* p) { return __ldcg(p); }
 

@@ -33,7 +33,7 @@ GpuContext::GpuContext(int n) : n_(n) {
       if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
       else PS_CUDA(e);
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {  // main + three helpers
       cudaStream_t s;
       PS_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
       streams_[static_cast<size_t>(r)].push_back(s);

@@ -1,5 +1,5 @@
 // The GPUs one benchmark process drives: devices 0..n-1 of this host with peer access enabled
-// both ways, three streams per GPU (main + two helpers for copy pipelines), a SyncArea per GPU,
+// both ways, four streams per GPU (main + three helpers for copy pipelines and signals), a SyncArea per GPU,
 // symmetric buffers (one allocation per GPU whose pointers every GPU can use), NCCL communicators
 // (ncclCommInitAll, created on first use with NCCL_NVLS_ENABLE=0: no multicast objects, ever)
 // and an L2-flush buffer. Rank r is device r.

@@ -58,6 +58,7 @@ const char* p2p_mech_name(P2PMech m) {
     case P2PMech::kTma: return "tma";
     case P2PMech::kLdstPush: return "ldst_push";
     case P2PMech::kLdstPull: return "ldst_pull";
+    case P2PMech::kTmaPull: return "tma_pull";
   }
   return "?";
 }
@@ -90,13 +91,14 @@ std::string P2POp::name() const {
 
 std::vector<int> P2POp::devices() const {
   if (cfg_.bidirectional) return {a_, b_};
-  return {cfg_.mech == P2PMech::kLdstPull ? b_ : a_};
+  return {cfg_.mech == P2PMech::kLdstPull || cfg_.mech == P2PMech::kTmaPull ? b_ : a_};
 }
 
 int P2POp::threads() const {
   switch (cfg_.mech) {
     case P2PMech::kCe: return 0;
-    case P2PMech::kTma: return kTmaThreads;
+    case P2PMech::kTma:
+    case P2PMech::kTmaPull: return kTmaThreads;
     default: return kLdstThreads;
   }
 }
@@ -121,11 +123,15 @@ void P2POp::one_way(int from, int to, ProbeBufferHeader* probe) {
       ctx_.set(from);
       launch_tma_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(from), probe, 0);
       break;
+    case P2PMech::kTmaPull:
+      ctx_.set(to);
+      launch_tma_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(to), probe, 0);
+      break;
   }
 }
 
 void P2POp::enqueue() {
-  const bool pull = cfg_.mech == P2PMech::kLdstPull;
+  const bool pull = cfg_.mech == P2PMech::kLdstPull || cfg_.mech == P2PMech::kTmaPull;
   one_way(a_, b_, pull ? probe_b_ : probe_a_);
   if (cfg_.bidirectional) one_way(b_, a_, pull ? probe_a_ : probe_b_);
 }

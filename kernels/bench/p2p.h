@@ -3,6 +3,7 @@
 //   ce        cudaMemcpyPeerAsync (copy engine, no SMs)
 //   tma       bulk copies (cp.async.bulk): local global → shared → peer global, one thread per
 //             block, 8 stages of 16 KiB, 4 loads ahead
+//   tma_pull  the same pipeline run by the receiving GPU: peer global → shared → local global
 //   ldst_push 16-byte loads of local memory, 16-byte stores to the peer (1024 threads/block)
 //   ldst_pull 16-byte loads of peer memory (through L2 only), 16-byte stores to local memory
 // uni: data flows a → b; bi: a → b and b → a at once. SM mechanisms use `sms` blocks with one
@@ -18,8 +19,8 @@
 
 namespace parascope::bench {
 
-enum class P2PMech { kCe, kTma, kLdstPush, kLdstPull };
-const char* p2p_mech_name(P2PMech m);  // "ce", "tma", "ldst_push", "ldst_pull"
+enum class P2PMech { kCe, kTma, kLdstPush, kLdstPull, kTmaPull };
+const char* p2p_mech_name(P2PMech m);  // "ce", "tma", "ldst_push", "ldst_pull", "tma_pull"
 
 inline constexpr int kLdstThreads = 1024;
 inline constexpr int kTmaThreads = 32;

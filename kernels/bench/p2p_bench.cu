@@ -19,16 +19,17 @@ namespace parascope::bench {
 namespace {
 
 P2PMech parse_mech(const std::string& s) {
-  for (P2PMech m : {P2PMech::kCe, P2PMech::kTma, P2PMech::kLdstPush, P2PMech::kLdstPull})
+  for (P2PMech m : {P2PMech::kCe, P2PMech::kTma, P2PMech::kLdstPush, P2PMech::kLdstPull, P2PMech::kTmaPull})
     if (s == p2p_mech_name(m)) return m;
-  throw UsageError("unknown mechanism '" + s + "' (ce, tma, ldst_push, ldst_pull)");
+  throw UsageError("unknown mechanism '" + s + "' (ce, tma, ldst_push, ldst_pull, tma_pull)");
 }
 
 // Rough bandwidth (GB/s = B/ns) per mechanism and SM count, only to size the timing plan.
 double guess_gbps(P2PMech m, int sms) {
   switch (m) {
     case P2PMech::kCe: return 390;
-    case P2PMech::kTma: return std::min(370.0, 50.0 * sms);
+    case P2PMech::kTma:
+    case P2PMech::kTmaPull: return std::min(370.0, 46.0 * sms);
     default: return std::min(370.0, 38.0 * sms);
   }
 }
@@ -36,7 +37,8 @@ double guess_gbps(P2PMech m, int sms) {
 // The SM counts worth timing at this size: more blocks than work units would idle.
 bool useful_sms(P2PMech m, uint64_t bytes, int sms, int smallest) {
   if (m == P2PMech::kCe) return true;
-  const uint64_t units = m == P2PMech::kTma ? (bytes + kTmaTile - 1) / kTmaTile : (bytes / 16 + kLdstThreads - 1) / kLdstThreads;
+  const bool tma = m == P2PMech::kTma || m == P2PMech::kTmaPull;
+  const uint64_t units = tma ? (bytes + kTmaTile - 1) / kTmaTile : (bytes / 16 + kLdstThreads - 1) / kLdstThreads;
   return sms == smallest || static_cast<uint64_t>(sms) <= units;
 }
 
@@ -46,7 +48,7 @@ int cmd_p2p(const std::vector<std::string>& args) {
   const std::vector<OptionSpec> specs = {
       {"--sizes", true, "LIST   sizes per direction (default 1KiB:1GiB:x4)"},
       {"--sms", true, "LIST     SM counts of the SM mechanisms (default 1,2,4,8,16,32,66,132)"},
-      {"--mechanisms", true, "LIST  ce,ldst_push,ldst_pull,tma (default all, in this order)"},
+      {"--mechanisms", true, "LIST  ce,ldst_push,ldst_pull,tma,tma_pull (default all, in this order)"},
       {"--directions", true, "LIST  uni,bi (default both)"},
       {"--json", true, "FILE    result rows"},
       {"--table", true, "FILE   readable table and targets"},
@@ -60,7 +62,7 @@ int cmd_p2p(const std::vector<std::string>& args) {
     const auto sms_list = parse_int_list(o.get("--sms", "1,2,4,8,16,32,66,132"), 1, kSyncMaxBlocks);
     std::vector<P2PMech> mechs;
     const auto exclude = split_list(o.get("--exclude", ""));
-    for (const auto& m : split_list(o.get("--mechanisms", "ce,ldst_push,ldst_pull,tma")))
+    for (const auto& m : split_list(o.get("--mechanisms", "ce,ldst_push,ldst_pull,tma,tma_pull")))
       if (!excluded(exclude, m)) mechs.push_back(parse_mech(m));
     std::vector<bool> bidir;
     for (const auto& d : split_list(o.get("--directions", "uni,bi"))) {

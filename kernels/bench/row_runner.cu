@@ -7,6 +7,7 @@
 
 #include "bench/collectives.h"
 #include "bench/cuda_check.h"
+#include "bench/graph_floor.h"
 #include "bench/nvtx.h"
 #include "bench/p2p.h"
 #include "bench/sync_ops.h"
@@ -156,6 +157,7 @@ void preload_all_kernels(GpuContext& ctx) {
     preload_p2p_kernels();
     preload_collective_kernels();
     preload_fused_kernels();
+    preload_floor_kernels();
   }
 }
 

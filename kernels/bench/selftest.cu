@@ -60,7 +60,7 @@ int cmd_selftest(const std::vector<std::string>& args) {
 
     // P2P: every mechanism, both directions, a size that is not a power of two, two SM counts
     const SymBuffer src = ctx.alloc(32ull << 20), dst = ctx.alloc(32ull << 20);
-    for (P2PMech m : {P2PMech::kCe, P2PMech::kLdstPush, P2PMech::kLdstPull, P2PMech::kTma})
+    for (P2PMech m : {P2PMech::kCe, P2PMech::kLdstPush, P2PMech::kLdstPull, P2PMech::kTma, P2PMech::kTmaPull})
       for (bool bi : {false, true})
         for (uint64_t bytes : {uint64_t{1024}, uint64_t{(1ull << 20) + 48}, uint64_t{32ull << 20}})
           for (int sms : {1, 7}) {
@@ -153,7 +153,7 @@ int cmd_selftest(const std::vector<std::string>& args) {
                      }});
 
     // Graph capture of our kernels and of NCCL (the harness falls back to stream timing if refused)
-    for (const char* variant : {"oneshot_push", "twoshot_ldst", "ce", "nccl"})
+    for (const char* variant : {"oneshot_ll", "oneshot_ll_pdl", "oneshot_push", "twoshot_ldst", "ce", "nccl"})
       items.push_back({variant, std::string("graph timing all_reduce ") + variant + " 64 KiB", [&ctx, res, variant] {
                          CollConfig cfg;
                          cfg.op = Collective::kAllReduce;

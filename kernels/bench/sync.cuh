@@ -36,7 +36,10 @@ enum SyncChannelId : int {
   kChAllToAllLdst = 9,
   kChSignal = 10,       // signal/wait counters of the fused kernels
   kChFusedBarrier = 11, // barrier_kernel of the fused kernels' communication stream
-  kSyncChannels = 12,
+  kChOneShotLl = 12,    // LL one-shot all-reduce: only its per-block epochs (flags travel with the data)
+  kChReduceScatterPull = 13,
+  kChCeSignal = 14,     // signal/wait counters of the copy-engine push collectives
+  kSyncChannels = 15,
 };
 
 struct SyncChannel {
@@ -62,22 +65,27 @@ struct SyncView {
   int channel;
 };
 
+// Called every 256 spins of a wait: true when the wait must give up — an earlier wait on this rank
+// gave up, or this one has lasted kSyncTimeoutNs (then the error word records channel and slot).
+__device__ __forceinline__ bool sync_give_up(const SyncView& v, uint64_t& start, int slot) {
+  if (ld_volatile(v.error) != 0) return true;
+  const uint64_t now = globaltimer();
+  if (start == 0) start = now;
+  else if (now - start > kSyncTimeoutNs) {
+    atomicCAS(v.error, 0u, 0x1000u | (static_cast<uint32_t>(v.channel) << 4) | static_cast<uint32_t>(slot));
+    atomicAdd(v.error + 1, 1u);
+    return true;
+  }
+  return false;
+}
+
 // Spins until *p ≥ target (wrap-safe). Gives up, recording an error, after kSyncTimeoutNs or as
 // soon as an earlier wait on this rank has given up.
 __device__ __forceinline__ bool sync_wait_geq(const uint32_t* p, uint32_t target, const SyncView& v, int slot) {
   uint64_t start = 0;
   for (uint32_t spins = 0;; ++spins) {
     if (static_cast<int32_t>(ld_acquire_sys(p) - target) >= 0) return true;
-    if ((spins & 255u) == 255u) {
-      if (ld_volatile(v.error) != 0) return false;
-      const uint64_t now = globaltimer();
-      if (start == 0) start = now;
-      else if (now - start > kSyncTimeoutNs) {
-        atomicCAS(v.error, 0u, 0x1000u | (static_cast<uint32_t>(v.channel) << 4) | static_cast<uint32_t>(slot));
-        atomicAdd(v.error + 1, 1u);
-        return false;
-      }
-    }
+    if ((spins & 255u) == 255u && sync_give_up(v, start, slot)) return false;
   }
 }
 

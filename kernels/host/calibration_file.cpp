@@ -6,8 +6,9 @@
 namespace parascope::bench {
 
 std::string calibration_row_problem(const CalibrationRow& r) {
-  if (r.mechanism != "ce" && r.mechanism != "tma" && r.mechanism != "ldst_push" && r.mechanism != "ldst_pull")
-    return "mechanism '" + r.mechanism + "' is not ce|tma|ldst_push|ldst_pull";
+  if (r.mechanism != "ce" && r.mechanism != "tma" && r.mechanism != "ldst_push" && r.mechanism != "ldst_pull" &&
+      r.mechanism != "tma_pull")
+    return "mechanism '" + r.mechanism + "' is not ce|tma|ldst_push|ldst_pull|tma_pull";
   if (r.direction != "uni" && r.direction != "bi") return "direction '" + r.direction + "' is not uni|bi";
   if (r.bytes == 0) return "bytes is 0";
   if (r.n <= 0) return "n must be positive";

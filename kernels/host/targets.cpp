@@ -66,8 +66,12 @@ std::vector<TargetCheck> p2p_targets(const std::vector<ResultRow>& rows) {
                           0.97 * kProbeLdstPushGBps, "within 3 % of the probe's 369 GB/s"));
   out.push_back(p2p_check("p2p LD/ST pull, uni, 132 SMs", best_p2p(rows, "ldst_pull", "uni", -1, 132),
                           0.97 * kProbeLdstPullGBps, "within 3 % of the probe's 373 GB/s"));
-  out.push_back(p2p_check("p2p TMA, uni, <= 16 SMs", best_p2p(rows, "tma", "uni", 16, -1), kTargetTmaGBps,
-                          "TMA >= 370 GB/s with at most 16 SMs"));
+  // TMA: bulk copies issued by the sending GPU (tma) or by the receiving one (tma_pull)
+  const ResultRow* push = best_p2p(rows, "tma", "uni", 16, -1);
+  const ResultRow* pull = best_p2p(rows, "tma_pull", "uni", 16, -1);
+  const ResultRow* tma = !pull || (push && push->algbw_gbps >= pull->algbw_gbps) ? push : pull;
+  out.push_back(p2p_check("p2p TMA, uni, <= 16 SMs", tma, kTargetTmaGBps,
+                          std::string("TMA >= 370 GB/s with at most 16 SMs") + (tma ? ", " + tma->variant : std::string())));
   return out;
 }
 

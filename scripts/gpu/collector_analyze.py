@@ -137,29 +137,52 @@ def torch_comparison(work):
 
 
 # ---------------------------------------------------------------- overhead
-def overhead(work):
-    rows = load_jsonl(os.path.join(work, "overhead.jsonl"))
+def quart(v):
+    """median, 25th and 75th percentile, min, max (inclusive quartiles)."""
+    v = sorted(v)
+    if len(v) == 1:
+        return {"median": v[0], "p25": v[0], "p75": v[0], "min": v[0], "max": v[0], "n": 1}
+    q = statistics.quantiles(v, n=4, method="inclusive")
+    return {"median": statistics.median(v), "p25": q[0], "p75": q[2], "min": v[0], "max": v[-1], "n": len(v)}
+
+
+def paired(rows, key):
+    """Per variant: its values, and its difference and ratio to the untraced run of the same round."""
+    rounds = {}
+    for r in rows:
+        if key in r:
+            rounds.setdefault(r["round"], {})[r["variant"]] = r[key]
+    variants = sorted({v for rd in rounds.values() for v in rd})
     res = {}
-    for mode, key in (("spin", "seconds"), ("launch", "ns_per_launch")):
-        for variant in ("traced", "traced_minimal"):
-            pairs = {}
-            for r in rows:
-                if r.get("mode") != mode:
-                    continue
-                pairs.setdefault(r["pair"], {})[r["variant"]] = r[key]
-            ratios, deltas = [], []
-            for p in pairs.values():
-                if "untraced" in p and variant in p:
-                    ratios.append(p[variant] / p["untraced"] - 1)
-                    deltas.append(p[variant] - p["untraced"])
-            if not ratios:
-                continue
-            untr = [p["untraced"] for p in pairs.values() if "untraced" in p]
-            tr = [p[variant] for p in pairs.values() if variant in p]
-            res[f"{mode}_{variant}"] = {
-                "pairs": len(ratios), "untraced_median": statistics.median(untr), "traced_median": statistics.median(tr),
-                "overhead_median": statistics.median(ratios), "overhead_min": min(ratios), "overhead_max": max(ratios),
-                "delta_median": statistics.median(deltas), "delta_min": min(deltas), "delta_max": max(deltas)}
+    for v in variants:
+        vals = [rd[v] for rd in rounds.values() if v in rd]
+        entry = {"value": quart(vals)}
+        if v != "untraced":
+            d = [rd[v] - rd["untraced"] for rd in rounds.values() if v in rd and "untraced" in rd]
+            r = [rd[v] / rd["untraced"] - 1 for rd in rounds.values() if v in rd and "untraced" in rd]
+            if d:
+                entry["delta"] = quart(d)
+                entry["ratio"] = quart(r)
+        res[v] = entry
+    return res
+
+
+def overhead(work):
+    res = {}
+    spin = load_jsonl(os.path.join(work, "overhead.jsonl"))
+    if spin:
+        res["spin"] = paired(spin, "seconds")
+    launch = load_jsonl(os.path.join(work, "launch.jsonl"))
+    if launch:
+        res["launch_median_of_batches"] = paired(launch, "ns_per_launch")
+        res["launch_mean"] = paired(launch, "mean")
+        res["launch_cpu"] = sorted({r.get("cpu") for r in launch})
+    for v in ("old", "new"):
+        s = load_json(os.path.join(work, f"launch_{v}.summary.json"), []) or []
+        if s:
+            res[f"launch_{v}_trace"] = {"metadata": {k: s[0].get("metadata", {}).get(k) for k in
+                                                     ("launches_seen", "kernel_records", "records", "dropped_records")},
+                                        "warnings": s[0].get("warnings", [])}
     return res
 
 
@@ -167,6 +190,8 @@ def overhead(work):
 def crash(work):
     res = {}
     for how in ("kill", "abort", "segv"):
+        if not os.path.exists(os.path.join(work, f"crash_{how}.out")):
+            continue  # not run (COLLECTOR_ONLY)
         log = load_jsonl(os.path.join(work, f"crash_{how}.out"))
         phases = {r["phase"]: r["completed"] for r in log if r.get("mode") == "crash"}
         recs = load_jsonl(os.path.join(work, f"crash_{how}.jsonl"))
@@ -187,19 +212,22 @@ def crash(work):
 
 
 # ---------------------------------------------------------------- probes
-def probes(work):
-    recs = load_jsonl(os.path.join(work, "probe_rec.jsonl"))
+def alignment(work, name):
+    recs = load_jsonl(os.path.join(work, f"{name}.jsonl"))
     kernels = sorted((r for r in recs if r["t"] == "kernel" and "probe_kernel" in r["name"]), key=lambda r: int(r["start"]))
     spans = [r for r in recs if r["t"] == "probe"]
-    clocks = [r for r in recs if r["t"] == "clock_sync"]
-    res = {"kernels": len(kernels), "spans": len(spans), "clock_syncs": clocks}
+    summ = load_json(os.path.join(work, f"{name}.summary.json"), []) or []
+    res = {"kernels": len(kernels), "spans": len(spans),
+           "clock_syncs": [r for r in recs if r["t"] == "clock_sync"],
+           "clock_notes": [w for s in summ for w in s.get("warnings", []) if "clock" in w]}
     if kernels and spans:
         # launch k of the measured loop is kernel k + 1 (kernel 0 is the warm-up without probes)
-        inside, worst_out, min_head, min_tail = 0, 0, None, None
+        inside, worst_out, min_head, min_tail, n = 0, 0, None, None, 0
         for s in spans:
             idx = s["launch"] + 1
             if idx >= len(kernels):
                 continue
+            n += 1
             k = kernels[idx]
             ks, ke = int(k["start"]), int(k["end"])
             head, tail = int(s["start"]) - ks, ke - int(s["end"])
@@ -208,14 +236,31 @@ def probes(work):
             worst_out = max(worst_out, out)
             min_head = head if min_head is None else min(min_head, head)
             min_tail = tail if min_tail is None else min(min_tail, tail)
-        res.update({"inside": inside, "inside_fraction": inside / len(spans), "worst_outside_ns": worst_out,
-                    "min_start_after_kernel_start_ns": min_head, "min_end_before_kernel_end_ns": min_tail})
-    rows = load_jsonl(os.path.join(work, "probe_overhead.jsonl"))
-    on = [r["gpu_ms_per_kernel"] for r in rows if r.get("probe") is True]
-    off = [r["gpu_ms_per_kernel"] for r in rows if r.get("probe") is False]
-    if on and off:
-        res["overhead"] = {"with_probe_ms": statistics.median(on), "without_ms": statistics.median(off),
-                           "overhead": statistics.median(on) / statistics.median(off) - 1, "runs": [len(on), len(off)]}
+        res.update({"checked": n, "inside": inside, "worst_outside_ns": worst_out,
+                    "min_start_after_kernel_start_ns": min_head, "min_end_before_kernel_end_ns": min_tail,
+                    # the offset could move by this much either way and keep every span inside
+                    "slack_ns": (min_head + min_tail) if min_head is not None else None,
+                    "offsets_used": sorted({s["offset"] for s in spans})})
+    return res
+
+
+def probes(work):
+    res = {}
+    for v in ("old", "new"):
+        if os.path.exists(os.path.join(work, f"probe_{v}.jsonl")):
+            res[f"alignment_{v}"] = alignment(work, f"probe_{v}")
+    rows = load_jsonl(os.path.join(work, "probe_cost.jsonl"))
+    cost = {}
+    for r in rows:
+        c = cost.setdefault(r["shape"], {}).setdefault(r["variant"], {"overhead": [], "ms": [], "iqr_ms": [],
+                                                                      "spans": r.get("spans_per_kernel"),
+                                                                      "expected": r.get("spans_expected"), "bad": 0})
+        c["overhead"].append(r["overhead"])
+        c["ms"].append(r["ms_median"])
+        c["iqr_ms"].append([r["ms_p25"], r["ms_p75"]])
+        c["bad"] += r.get("bad_records", 0)
+    res["cost"] = cost
+    res["timer"] = load_jsonl(os.path.join(work, "timer.jsonl"))
     return res
 
 
@@ -274,33 +319,64 @@ def table(results):
     add(f"   loop time s: plain {t.get('loop_s_torch_plain')}, recorded {t.get('loop_s_torch_rec_win')},"
         f" torch.profiler {t.get('loop_s_torch_prof')}")
     o = results.get("overhead", {})
-    add("2. Overhead, collector bench, paired runs (traced / untraced - 1; median [min, max])")
-    for key, label, unit in (("spin_traced", "10 000 x 20 us kernels, default kinds", "s"),
-                             ("spin_traced_minimal", "10 000 x 20 us kernels, --kinds minimal", "s"),
-                             ("launch_traced", "host time per launch, default kinds", "ns"),
-                             ("launch_traced_minimal", "host time per launch, --kinds minimal", "ns")):
-        v = o.get(key)
-        if not v:
-            add(f"   {label}: no data")
+    add("2. Overhead: variants interleaved in rounds (one process each); per round traced - untraced;"
+        " median [p25, p75] (min..max)")
+    add("   variants: old = first collector (launch callbacks always, no buffer pool); new = tuned defaults;"
+        " new_noapi = new without RUNTIME/DRIVER records; kernel_only = --kinds kernel")
+
+    def fmt(q, f):
+        return f"{f(q['median'])} [{f(q['p25'])}, {f(q['p75'])}] ({f(q['min'])}..{f(q['max'])})"
+    ns = lambda x: f"{x:+.0f}"
+    for key, label in (("spin", "10 000 x 20 us kernels, wall time"),
+                       ("launch_median_of_batches", "host ns per launch, median of the 32 batches of 256 (steady state)"),
+                       ("launch_mean", "host ns per launch, mean over all 8192 measured launches")):
+        d = o.get(key)
+        if not d:
+            if key in ("spin", "launch_median_of_batches"):
+                add(f"   {label}: not run")
             continue
-        add(f"   {label}: {pct(v['overhead_median'])} [{pct(v['overhead_min'])}, {pct(v['overhead_max'])}], "
-            f"untraced {v['untraced_median']:.6g} {unit}, traced {v['traced_median']:.6g} {unit}, "
-            f"delta {v['delta_median']:.4g} {unit} ({v['pairs']} pairs)")
+        add(f"   {label}:")
+        for v, e in d.items():
+            if v == "untraced":
+                val = e["value"]
+                add(f"      {'untraced':<12} {val['median']:.6g} [{val['p25']:.6g}, {val['p75']:.6g}] ({val['n']} runs)")
+            elif "delta" in e:
+                if key == "spin":
+                    add(f"      {v:<12} {fmt(e['ratio'], lambda x: pct(x))}  ({e['ratio']['n']} rounds)")
+                else:
+                    add(f"      {v:<12} {fmt(e['delta'], ns)} ns  = {pct(e['ratio']['median'])}  ({e['delta']['n']} rounds)")
+    if o.get("launch_cpu"):
+        add(f"   launching thread pinned to CPU {o['launch_cpu']}")
+    for v in ("old", "new"):
+        t = o.get(f"launch_{v}_trace")
+        if t:
+            add(f"   one traced launch run ({v}): {t['metadata']}")
     add("3. Capture safety (spin kernels completed vs recorded)")
     for how, v in results.get("crash", {}).items():
         add(f"   {how:>5}: completed {v['completed_before_flush']} before the last flush, {v['completed_before_death']}"
             f" before death; recorded {v['recorded']}; file closed: {v['file_complete']}, end reason"
             f" {v['end_reason']}; {'OK' if v['ok'] else 'NOT OK'}" + (f"; lost {v.get('lost')}" if how == "kill" else ""))
     p = results.get("probes", {})
-    add("4. Probe spans vs their kernel's CUPTI start/end")
-    add(f"   {p.get('spans')} spans in {p.get('kernels')} kernels; inside: {p.get('inside')} "
-        f"({p.get('inside_fraction')}); worst outside {p.get('worst_outside_ns')} ns; min head"
-        f" {p.get('min_start_after_kernel_start_ns')} ns, min tail {p.get('min_end_before_kernel_end_ns')} ns")
-    for c in p.get("clock_syncs", []):
-        add(f"   clock sync device {c['dev']}: CUPTI - globaltimer = {c['offset']} ns +- {c['uncertainty']} ns")
-    if "overhead" in p:
-        v = p["overhead"]
-        add(f"   probe overhead: {pct(v['overhead'])} ({v['with_probe_ms']:.4f} vs {v['without_ms']:.4f} ms per kernel)")
+    add("4. Probes")
+    for r in p.get("timer", []):
+        add(f"   %globaltimer ({r.get('variant')}): smallest step {r.get('min_step_ns')} ns, {r.get('steps_in_4096_reads')}"
+            f" changes in 4096 reads, {r.get('cycles_per_read')} SM cycles per read")
+    for shape, vs in p.get("cost", {}).items():
+        add(f"   probe cost, shape '{shape}' (264 blocks x 128 threads; overhead vs no probes, each repetition):")
+        for v, c in vs.items():
+            add(f"      {v:<9} {', '.join(pct(x) for x in c['overhead'])}  ms {', '.join(f'{x:.4f}' for x in c['ms'])}"
+                f"  spans/kernel {c['spans']} of {c['expected']}, bad records {c['bad']}")
+    for v in ("old", "new"):
+        a_ = p.get(f"alignment_{v}")
+        if not a_:
+            continue
+        add(f"   alignment ({v}): {a_.get('spans')} spans in {a_.get('kernels')} kernels; inside {a_.get('inside')} of"
+            f" {a_.get('checked')}; worst outside {a_.get('worst_outside_ns')} ns; min head"
+            f" {a_.get('min_start_after_kernel_start_ns')} ns, min tail {a_.get('min_end_before_kernel_end_ns')} ns")
+        for c in a_.get("clock_syncs", []):
+            add(f"      clock_sync device {c['dev']}: CUPTI - globaltimer = {c['offset']} ns +- {c['uncertainty']} ns")
+        for n in a_.get("clock_notes", []):
+            add(f"      {n}")
     m = results.get("misc", {})
     add("5. Peer copies, CUDA graphs, NVLink PM sampling, GPU smoke test")
     add(f"   peer copies: {m.get('peer')}")

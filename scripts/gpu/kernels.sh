@@ -10,9 +10,24 @@
 # family that kills it (a sticky CUDA error) is named by its last "RUN <token>" line and left out
 # of every later step (--exclude). Stays within ~8 minutes on 2 x H200 (global deadline below).
 # Usage: scripts/gpu/kernels.sh            (OUT defaults to ./out)
+#        KERNELS_ONLY="allreduce_small allreduce_large reduce_scatter p2p_tma" scripts/gpu/kernels.sh
+#   runs the build, a quick selftest (no fused GEMM checks) and only the named tuning steps, each
+#   with the new variants beside the old ones and NCCL in the same process (~2-3 minutes):
+#     allreduce_small  graph floor (empty kernels, with/without PDL) + all-reduce 4 KiB..256 KiB:
+#                      oneshot_ll, oneshot_ll_pdl, oneshot_push, nccl
+#     allreduce_large  all-reduce 64 MiB..1 GiB: twoshot_ldst, ce, ce_push, ce_ldst, nccl
+#     reduce_scatter   reduce-scatter 64 MiB..1 GiB: ldst, pull, ce, ce_push, nccl
+#     p2p_tma          TMA push and pull, 64 MiB..1 GiB, 4..32 SMs (calibration rows of these only)
+#   Targets use the committed P2P calibration (resources/calibration/h200x2_p2p.json) for peaks.
 set -u
 START=$(date +%s)
 DEADLINE=${KERNELS_DEADLINE_S:-465}   # seconds for everything, build included
+ONLY=${KERNELS_ONLY:-}
+for tok in $ONLY; do
+  case $tok in allreduce_small|allreduce_large|reduce_scatter|p2p_tma) ;;
+    *) echo "KERNELS_ONLY: unknown step '$tok' (allreduce_small allreduce_large reduce_scatter p2p_tma)"; exit 2 ;;
+  esac
+done
 OUT=${OUT:-$PWD/out}
 RES="$OUT/results"
 LOGS="$RES/logs"
@@ -72,14 +87,20 @@ fi
   cuobjdump --dump-resource-usage "$BIN" 2>&1 | grep -E "Function|REG|STACK|SHARED" | head -200
   echo; echo "== SASS instruction counts (bulk copies UBLKCP, mbarrier SYNCS, 16-byte LDG/STG .128) =="
   cuobjdump --dump-sass "$BIN" 2>/dev/null | grep -oE "UBLKCP[.A-Z0-9]*|SYNCS[.A-Z0-9]*|LDG\.E\.128[.A-Z0-9]*|STG\.E\.128[.A-Z0-9]*|LDL|STL|MEMBAR[.A-Z]*|ATOM[.A-Z0-9]*|RED[.A-Z0-9]*" | sort | uniq -c
+  echo; echo "== memory instructions of the round-2 kernels (LL all-reduce, reduce-scatter pull, reduce+push) =="
+  cuobjdump --dump-sass "$BIN" 2>/dev/null | awk '
+    /Function :/ { f = ($0 ~ /oneshot_ll|rs_pull|reduce_push/) ? $3 : ""; if (f != "") print "--", f; next }
+    f != "" { if (match($0, /(LDG|STG|LD|ST)\.E[.A-Z0-9]*|MEMBAR[.A-Z]*|LDL|STL/)) c[f " " substr($0, RSTART, RLENGTH)]++ }
+    END { for (k in c) print c[k], k }' | sort -k2 | head -60
 } >> "$RES/env.txt" 2>&1
 run_step devices 30 5 "$BIN" devices
 cat "$LOGS/devices.log" >> "$SUMMARY"
 
 # ---- correctness first: the selftest (the ctest of label gpu), with crash isolation ------------
 EXCL=""
+QUICK=(); [[ -n $ONLY ]] && QUICK=(--quick)
 for attempt in 1 2 3; do
-  run_step "selftest_$attempt" 90 20 "$BIN" selftest ${EXCL:+--exclude "$EXCL"}
+  run_step "selftest_$attempt" 90 20 "$BIN" selftest "${QUICK[@]}" ${EXCL:+--exclude "$EXCL"}
   rc=${RC[selftest_$attempt]}
   grep -E "^(FAIL|selftest:)" "$LOGS/selftest_$attempt.log" | tee -a "$SUMMARY"
   grep -E "graph timing|us per op" "$LOGS/selftest_$attempt.log" >> "$SUMMARY"
@@ -93,11 +114,60 @@ done
 [[ -n $EXCL ]] && note "EXCLUDED kernel families: $EXCL"
 X=${EXCL:+--exclude $EXCL}
 
+# ---- focused tuning run (KERNELS_ONLY): only the named steps, old and new variants side by side --
+if [[ -n $ONLY ]]; then
+  CAL=resources/calibration/h200x2_p2p.json
+  P2P=(); [[ -s $CAL ]] && P2P=(--p2p "$CAL")
+  STEPS=()
+  for tok in $ONLY; do
+    case $tok in
+      allreduce_small)
+        run_step all_reduce_small 60 15 "$BIN" collectives --ops all_reduce --floor $X "${P2P[@]}" \
+          --sizes 4KiB,16KiB,64KiB,256KiB --variants oneshot_ll,oneshot_ll_pdl,oneshot_push,nccl \
+          --json "$RES/all_reduce_small.json" --table "$RES/all_reduce_small.txt"
+        STEPS+=(all_reduce_small) ;;
+      allreduce_large)
+        run_step all_reduce_large 60 15 "$BIN" collectives --ops all_reduce $X "${P2P[@]}" \
+          --sizes 64MiB,256MiB,1GiB --variants twoshot_ldst,ce,ce_push,ce_ldst,nccl \
+          --json "$RES/all_reduce_large.json" --table "$RES/all_reduce_large.txt"
+        STEPS+=(all_reduce_large) ;;
+      reduce_scatter)
+        run_step reduce_scatter 50 15 "$BIN" collectives --ops reduce_scatter $X "${P2P[@]}" \
+          --sizes 64MiB,256MiB,1GiB --variants ldst,pull,ce,ce_push,nccl \
+          --json "$RES/reduce_scatter.json" --table "$RES/reduce_scatter.txt"
+        STEPS+=(reduce_scatter) ;;
+      p2p_tma)
+        run_step p2p_tma 50 15 "$BIN" p2p --mechanisms tma,tma_pull $X --sizes 64MiB,256MiB,1GiB \
+          --sms 4,8,10,12,14,16,32 --json "$RES/p2p_tma.json" --table "$RES/p2p_tma.txt" \
+          --calibration "$RES/p2p_tma_calibration.json" --machine h200x2
+        STEPS+=(p2p_tma) ;;
+    esac
+  done
+  {
+    echo; echo "==== step exit codes ===="
+    for k in "${!RC[@]}"; do echo "$k=${RC[$k]}"; done | sort
+    for t in "${STEPS[@]}"; do
+      if [[ -s $RES/$t.txt ]]; then echo; cat "$RES/$t.txt"
+      elif [[ -s $LOGS/$t.log ]]; then echo; echo "== $t: no table (see logs/$t.log); last lines:"; tail -15 "$LOGS/$t.log"; fi
+    done
+    echo; nvidia-smi --query-gpu=index,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv 2>&1
+  } >> "$SUMMARY"
+  tar -czf "$OUT/kernels_results.tar.gz" -C "$OUT" results
+  rm -rf "$RES"
+  note "total $(( $(date +%s) - START ))s (KERNELS_ONLY=$ONLY); files in $OUT: $(ls "$OUT" | tr '\n' ' ')"
+  echo; echo "==== steps ===="; grep -E "^\[" "$SUMMARY" | grep -vE "RUN  " | tail -25
+  grep -hE "^(selftest:|FAIL )" "$SUMMARY" | tail -15
+  echo "==== graph floor and small all-reduce (us per op) ===="
+  grep -hE "^(graph_floor|all_reduce) .* (4 KiB|16 KiB|64 KiB| 0 B)" "$SUMMARY" | awk '{print $1, $2, $3, $4, $5, $7}' | tail -40
+  echo "==== targets (issue #5) ===="; grep -hE "^  (MET|MISS|n/a)" "$SUMMARY" | cut -c1-200 | tail -40
+  exit 0
+fi
+
 # ---- benchmarks: one process per family, JSON after every row ---------------------------------
 run_step p2p 110 30 "$BIN" p2p $X --json "$RES/p2p.json" --table "$RES/p2p.txt" \
   --calibration "$RES/h200x2_p2p.json" --machine h200x2
 P2P=(); [[ -s $RES/h200x2_p2p.json ]] && P2P=(--p2p "$RES/h200x2_p2p.json")
-run_step all_reduce 110 30 "$BIN" collectives --ops all_reduce $X "${P2P[@]}" \
+run_step all_reduce 110 30 "$BIN" collectives --ops all_reduce --floor $X "${P2P[@]}" \
   --json "$RES/all_reduce.json" --table "$RES/all_reduce.txt"
 run_step all_gather 60 20 "$BIN" collectives --ops all_gather $X "${P2P[@]}" \
   --json "$RES/all_gather.json" --table "$RES/all_gather.txt"

@@ -1,14 +1,58 @@
 #include <catch2/catch.hpp>
 
+#include <QFile>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QNativeGestureEvent>
+#include <QPointingDevice>
+#include <QScrollBar>
+#include <QTableView>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTest>
+#include <filesystem>
 
 #include "app/qt_app.h"
+#include "bench/synthetic_trace.h"
+#include "gui/find_bar.h"
+#include "gui/kernel_stats_model.h"
 #include "gui/main_window.h"
+#include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
+#include "app/sample_copy.h"
 #include "test_paths.h"
 
 using namespace parascope;
+
+namespace {
+
+constexpr int kLabelWidth = 260, kRuler = 26;  // TimelineStyle defaults
+
+void open_and_wait(gui::MainWindow& w, const QStringList& inputs) {
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs(inputs);
+  REQUIRE(loaded.wait(30000));
+}
+
+// The viewport point at the middle of slice `r` (its row must be shown).
+QPoint point_of(const gui::TimelineView& v, EventRef r) {
+  const auto& s = v.trace()->tracks[r.track].slices;
+  const auto& row = v.layout().rows()[static_cast<size_t>(v.layout().row_of_track(static_cast<int32_t>(r.track)))];
+  const double x = kLabelWidth + v.mapping().x_of(s.start[r.index] + s.dur[r.index] / 2);
+  const double sub_h = row.height / row.sub_rows;
+  const double y = kRuler + row.y + (s.depth_of(r.index) + 0.5) * sub_h - v.verticalScrollBar()->value();
+  return {static_cast<int>(x), static_cast<int>(y)};
+}
+
+EventRef first_named(const Trace& t, std::string_view prefix) {
+  for (uint32_t ti = 0; ti < t.tracks.size(); ++ti)
+    for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i)
+      if (t.str(t.tracks[ti].slices.name[i]).rfind(prefix, 0) == 0) return {ti, i};
+  return {};
+}
+
+}  // namespace
 
 TEST_CASE("The main window opens the bundled sample and shows all its kernels", "[app][gui]") {
   test::qt_app();
@@ -16,51 +60,205 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
   w.set_interactive(false);
   w.resize(1400, 800);
   w.show();
-  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
-  w.open_inputs({QString::fromStdString(test::sample_path("allreduce_matmul_2xh200"))});
-  REQUIRE(loaded.wait(30000));
+  const test::SampleCopy copy("gui-window");
+  const QString sample = test::qpath(copy.path());
+  open_and_wait(w, {sample});
   // 21 kernels per rank, counted independently with Python (resources/samples/.../README.md)
   REQUIRE(w.timeline()->kernel_count() == 42);
   REQUIRE(w.timeline()->trace()->processes.size() == 2);
+  const Trace& t = *w.timeline()->trace();
+  auto* view = w.timeline();
 
-  SECTION("zooming with keys changes the visible range around the centre") {
-    const TimeNs before = w.timeline()->mapping().duration();
-    QTest::keyClick(w.timeline(), Qt::Key_W);
-    REQUIRE(w.timeline()->mapping().duration() < before);
-    QTest::keyClick(w.timeline(), Qt::Key_0);
-    REQUIRE(w.timeline()->mapping().duration() == before);
+  SECTION("the recent-files list remembers the sample") {
+    const QStringList recent = QSettings().value("main/recent").toStringList();
+    REQUIRE(!recent.isEmpty());
+    REQUIRE(recent.front() == QFileInfo(sample).absoluteFilePath());
   }
-  SECTION("selecting a kernel fills the details dock") {
-    const Trace& t = *w.timeline()->trace();
-    EventRef nccl;
-    for (uint32_t ti = 0; ti < t.tracks.size() && !nccl.valid(); ++ti)
-      for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i)
-        if (t.str(t.tracks[ti].slices.name[i]).rfind("ncclDevKernel_AllReduce", 0) == 0) {
-          nccl = {ti, i};
-          break;
-        }
+  SECTION("zooming with keys, wheel and pinch changes the visible range") {
+    const TimeNs before = view->mapping().duration();
+    QTest::keyClick(view, Qt::Key_W);
+    const TimeNs after_w = view->mapping().duration();
+    REQUIRE(after_w < before);
+    REQUIRE(std::abs(static_cast<double>(after_w) - static_cast<double>(before) / 1.5) < 2.0);
+    QTest::keyClick(view, Qt::Key_S);
+    REQUIRE(std::abs(static_cast<double>(view->mapping().duration() - before)) < 3.0);
+    // one wheel notch in at the middle of the data area: 1.25×, keeping the time under the cursor
+    const QPointF at(kLabelWidth + view->mapping().width() / 2, 200);
+    const TimeNs under = view->mapping().time_at(at.x() - kLabelWidth);
+    QWheelEvent wheel(at, view->viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view->viewport(), &wheel);
+    REQUIRE(std::abs(static_cast<double>(view->mapping().duration()) - static_cast<double>(before) / 1.25) < 3.0);
+    REQUIRE(std::abs(view->mapping().time_at(at.x() - kLabelWidth) - under) <= 2);
+    // a touchpad pinch of +50 %
+    const TimeNs pinch_before = view->mapping().duration();
+    QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at,
+                              at, view->viewport()->mapToGlobal(at), 0.5, QPointF(), 0);
+    QApplication::sendEvent(view, &pinch);
+    REQUIRE(std::abs(static_cast<double>(view->mapping().duration()) - static_cast<double>(pinch_before) / 1.5) < 3.0);
+    QTest::keyClick(view, Qt::Key_0);
+    REQUIRE(view->mapping().duration() == before);
+    // A/D pan by an eighth of the width
+    const TimeNs start = view->mapping().start();
+    QTest::keyClick(view, Qt::Key_D);
+    REQUIRE(std::abs(static_cast<double>(view->mapping().start() - start) - view->mapping().ns_per_px() * view->mapping().width() / 8) < 2.0);
+  }
+  SECTION("selecting a kernel fills the details dock with its launch and NCCL annotation") {
+    const EventRef nccl = first_named(t, "ncclDevKernel_AllReduce");
     REQUIRE(nccl.valid());
-    w.timeline()->select(nccl);
+    view->select(nccl);
     const QString html = w.details_html();
     REQUIRE(html.contains("ncclDevKernel_AllReduce"));
     REQUIRE(html.contains("allreduce"));
     REQUIRE(html.contains("[24, 1, 1]"));
+    REQUIRE(html.contains("registers/thread"));
+    REQUIRE(html.contains("CUDA graph"));
+    REQUIRE(html.contains("External id"));  // the free-form args are all there
   }
-  SECTION("clicking in the timeline selects the slice under the cursor") {
-    const auto& layout = w.timeline()->layout();
-    const auto& t = *w.timeline()->trace();
-    // the first stream row of rank 0 and its longest kernel
-    const auto& row = layout.rows()[2];
+  SECTION("clicking in the timeline selects the slice under the cursor, hovering names it") {
+    const auto& layout = view->layout();
+    const auto& row = layout.rows()[2];  // rank 0, GPU 0, stream 7
     const auto& s = t.tracks[static_cast<size_t>(row.track)].slices;
     size_t longest = 0;
     for (size_t i = 0; i < s.size(); ++i)
       if (s.depth_of(i) == 0 && s.dur[i] > s.dur[longest]) longest = i;
-    const auto& m = w.timeline()->mapping();
-    const double x = 260 + m.x_of(s.start[longest] + s.dur[longest] / 2);
-    const double y = 26 + row.y + 4;
-    QTest::mouseClick(w.timeline()->viewport(), Qt::LeftButton, {}, QPoint(static_cast<int>(x), static_cast<int>(y)));
-    REQUIRE(w.timeline()->selected() == EventRef{static_cast<uint32_t>(row.track), static_cast<uint32_t>(longest)});
+    const EventRef r{static_cast<uint32_t>(row.track), static_cast<uint32_t>(longest)};
+    const QPoint p = point_of(*view, r);
+    REQUIRE(view->tooltip_at(p).contains(QString::fromStdString(std::string(t.str(s.name[longest]))).toHtmlEscaped().left(20)));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, p);
+    REQUIRE(view->selected() == r);
   }
+  SECTION("Shift+drag selects a range and the details dock summarises it") {
+    QSignalSpy details(&w, &gui::MainWindow::details_changed);
+    const QPoint a(kLabelWidth + 100, 200), b(kLabelWidth + 600, 200);
+    const TimeNs ta = view->mapping().time_at(100), tb = view->mapping().time_at(600);
+    QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, a);
+    QTest::mouseMove(view->viewport(), QPoint(kLabelWidth + 300, 200));
+    QTest::mouseMove(view->viewport(), b);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, b);
+    REQUIRE(view->has_range());
+    REQUIRE(std::abs(view->range().first - ta) <= 1);
+    REQUIRE(std::abs(view->range().second - tb) <= 1);
+    REQUIRE(details.wait(10000));
+    REQUIRE(w.details_html().contains("Range"));
+    REQUIRE(w.details_html().contains("Most time inside"));
+  }
+  SECTION("find steps through the matching kernels in time order") {
+    auto* find = w.find_bar();
+    find->set_pattern("ncclDevKernel_AllReduce", MatchMode::kSubstring);
+    view->select({});
+    view->fit_all();
+    TimeNs last = INT64_MIN;
+    std::vector<EventRef> seen;
+    for (EventRef r = find->find_next(); r.valid(); r = find->find_next()) {
+      REQUIRE(view->selected() == r);
+      const TimeNs start = t.tracks[r.track].slices.start[r.index];
+      REQUIRE(start >= last);
+      last = start;
+      seen.push_back(r);
+    }
+    REQUIRE(seen.size() == 6);  // 3 all-reduces per rank
+    REQUIRE(find->status().startsWith("6 matches"));
+    REQUIRE(find->find_previous() == seen[4]);
+    find->set_pattern("^ncclDevKernel_SendRecv", MatchMode::kRegex);
+    view->select({});
+    REQUIRE(find->find_next().valid());
+    REQUIRE(find->match_count() == 6);
+    find->set_pattern("([", MatchMode::kRegex);
+    REQUIRE(!find->find_next().valid());
+    REQUIRE(find->status().contains("invalid regular expression"));
+  }
+  SECTION("the statistics table sorts, filters and jumps to a kernel") {
+    auto* proxy = w.stats_proxy();
+    REQUIRE(proxy->rowCount() == 6);  // 6 kernel names over both ranks (Python, above)
+    w.stats_view()->sortByColumn(gui::KernelStatsModel::kCount, Qt::DescendingOrder);
+    REQUIRE(proxy->data(proxy->index(0, gui::KernelStatsModel::kCount)).toInt() == 12);  // the GEMM, 6 per rank
+    w.stats_filter()->setText("nccl");
+    REQUIRE(proxy->rowCount() == 2);
+    const QString name = proxy->data(proxy->index(0, gui::KernelStatsModel::kName)).toString();
+    w.activate_stats_row(0);
+    const EventRef r = view->selected();
+    REQUIRE(r.valid());
+    REQUIRE(QString::fromStdString(std::string(t.str(t.tracks[r.track].slices.name[r.index]))) == name);
+    w.activate_stats_row(0);  // again: the next instance
+    REQUIRE(view->selected() != r);
+  }
+  SECTION("track tree: collapse a rank by clicking its header, hide and move tracks") {
+    const auto rows_before = view->layout().rows().size();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));
+    REQUIRE(view->layout().rows().size() < rows_before);
+    REQUIRE(view->layout().rows()[0].collapsed);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));
+    REQUIRE(view->layout().rows().size() == rows_before);
+    const int32_t stream17 = view->layout().rows()[4].track;
+    REQUIRE(view->layout().rows()[4].label == "stream 17");
+    REQUIRE(view->move_track(stream17, -1));
+    REQUIRE(view->layout().rows()[2].label == "stream 17");
+    view->hide_track(stream17);
+    REQUIRE(view->layout().row_of_track(stream17) == -1);
+    view->show_all_tracks();
+    REQUIRE(view->layout().row_of_track(stream17) >= 0);
+  }
+}
+
+TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and come back", "[app][gui]") {
+  test::qt_app();
+  const test::SampleCopy copy("gui-notes");
+  const QString input = test::qpath(copy.path());
+  const QString notes_file = input + ".parascope-notes.json";
+  EventRef noted;
+  int32_t hidden = -1;
+  TimeNs mark = 0;
+  {
+    gui::MainWindow w;
+    w.set_interactive(false);
+    w.show();
+    open_and_wait(w, {input});
+    REQUIRE(w.notes_path() == notes_file);
+    const Trace& t = *w.timeline()->trace();
+    mark = w.timeline()->index()->start() + 1'000'000;
+    w.timeline()->add_bookmark(mark, "before the first all-reduce");
+    noted = first_named(t, "ncclDevKernel_SendRecv");
+    w.set_note(noted, "slow on rank 0?");
+    hidden = w.timeline()->layout().rows()[3].track;  // stream 7 annotations
+    w.timeline()->hide_track(hidden);
+    w.timeline()->set_sm_expanded(0, true);
+    REQUIRE(w.save_notes());
+    REQUIRE(QFile::exists(notes_file));
+  }
+  gui::MainWindow w2;
+  w2.set_interactive(false);
+  w2.show();
+  open_and_wait(w2, {input});
+  REQUIRE(w2.timeline()->bookmarks().size() == 1);
+  REQUIRE(w2.timeline()->bookmarks()[0].time == mark);
+  REQUIRE(w2.timeline()->bookmarks()[0].label == "before the first all-reduce");
+  REQUIRE(w2.notes().note_for(noted) != nullptr);
+  REQUIRE(w2.notes().note_for(noted)->text == "slow on rank 0?");
+  REQUIRE(w2.timeline()->layout().row_of_track(hidden) == -1);
+  w2.timeline()->select(noted);
+  REQUIRE(w2.details_html().contains("slow on rank 0?"));
+
+}
+
+TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.show();
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  const test::SampleCopy copy("gui-drop");
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(test::qpath(copy.path() / "rank0.json"))});
+  QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &enter);
+  REQUIRE(enter.isAccepted());
+  QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &drop);
+  INFO(w.last_error().toStdString());
+  REQUIRE(loaded.wait(30000));
+  REQUIRE(w.timeline()->trace()->processes.size() == 1);
+  REQUIRE(w.timeline()->kernel_count() == 21);
 }
 
 TEST_CASE("A bad file is reported naming the file, and the window stays usable", "[app][gui]") {
@@ -72,4 +270,127 @@ TEST_CASE("A bad file is reported naming the file, and the window stays usable",
   REQUIRE(failed.wait(10000));
   REQUIRE(w.last_error() == "/nonexistent/trace.json: no such file or directory");
   REQUIRE(w.timeline()->trace() == nullptr);
+}
+
+TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][gui]") {
+  test::qt_app();
+  bench::SyntheticOptions so;
+  so.ranks = 2;
+  so.sms = 8;
+  so.steps = 1;
+  gui::LoadedTrace lt;
+  lt.trace = std::make_shared<const Trace>(bench::make_synthetic_trace(so));
+  lt.index = std::make_shared<const render::TimelineIndex>(*lt.trace);
+  lt.stats = std::make_shared<const KernelStats>(kernel_stats(*lt.trace));
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 900);
+  w.show();
+  w.show_loaded(lt, {"synthetic"});
+  const Trace& t = *lt.trace;
+
+  SECTION("a fused GEMM: 6 compute SMs, 2 communicating ones, from the probe lanes") {
+    const EventRef k = first_named(t, "ps_fused_gemm_reduce_scatter");
+    REQUIRE(k.valid());
+    w.timeline()->select(k);
+    w.overlap()->wait();
+    QApplication::processEvents();
+    REQUIRE(w.overlap()->has_chart());
+    const auto& c = w.overlap()->chart();
+    REQUIRE(c.sms.size() == 8);
+    const TimeNs kd = t.tracks[k.track].slices.dur[k.index];
+    const TimeNs tile = kd / 6;  // the generator's tiles: SMs 6 and 7 put for 6/10 and wait 3/10 of each
+    REQUIRE(c.sms[7].communicate_ns == 6 * (tile * 6 / 10));
+    REQUIRE(c.sms[7].wait_ns == 6 * (tile * 3 / 10));
+    REQUIRE(c.sms[7].compute_ns == 0);
+    REQUIRE(c.sms[0].communicate_ns == 0);
+    REQUIRE(c.sms[0].compute_ns == 6 * (tile - 300));  // SM 0 starts each tile on time, 300 ns short
+    const QString html = w.details_html();
+    REQUIRE(html.contains("SM lanes during this kernel"));
+    REQUIRE(html.contains("8 of 8"));
+    REQUIRE(html.contains("2 SMs, SM 6–7"));
+  }
+  SECTION("an all-reduce: its exposed part is what no compute kernel covered") {
+    const EventRef k = first_named(t, "ncclDevKernel_AllReduce");
+    REQUIRE(k.valid());
+    w.timeline()->select(k);
+    w.overlap()->wait();
+    QApplication::processEvents();
+    const auto& c = w.overlap()->chart();
+    REQUIRE(!c.bars.empty());
+    const auto& ks = t.tracks[k.track].slices;
+    const TimeNs s = ks.start[k.index], e = s + ks.dur[k.index];
+    // compute on this device inside [s, e): the compute stream's kernels (they do not overlap)
+    TimeNs covered = 0;
+    for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+      const Track& tr = t.tracks[ti];
+      if (tr.key.kind != TrackKind::kGpuStream || tr.key.device != t.tracks[k.track].key.device || tr.key.id != 7) continue;
+      for (size_t i = 0; i < tr.slices.size(); ++i)
+        covered += std::max<TimeNs>(0, std::min(e, tr.slices.start[i] + tr.slices.dur[i]) - std::max(s, tr.slices.start[i]));
+    }
+    REQUIRE(c.bars[0].communication_ns == e - s);
+    REQUIRE(c.bars[0].hidden_ns == covered);
+    REQUIRE(c.bars[0].exposed_ns() == e - s - covered);
+    REQUIRE(c.bars[1].label == "stream 17 (NCCL)");
+  }
+  SECTION("the SM lanes fold into a heat strip; clicking its label expands them") {
+    const auto& rows = w.timeline()->layout().rows();
+    const auto strip = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.kind == render::TimelineRow::Kind::kSmGroup; });
+    REQUIRE(strip != rows.end());
+    const int32_t dev = strip->device;
+    const size_t before = rows.size();
+    const int y = kRuler + static_cast<int>(strip->y) + 10 - w.timeline()->verticalScrollBar()->value();
+    REQUIRE(w.timeline()->layout().row_at(w.timeline()->layout_y(QPoint(60, y))) == static_cast<int>(strip - rows.begin()));
+    // a pause first, so that QTest does not pair this click with an earlier one into a double-click
+    QTest::mouseClick(w.timeline()->viewport(), Qt::LeftButton, {}, QPoint(60, y), QApplication::doubleClickInterval() + 50);
+    REQUIRE(w.timeline()->layout_options().expanded_sm.count(dev) == 1);
+    REQUIRE(w.timeline()->layout().rows().size() == before + 8);
+  }
+}
+
+TEST_CASE("The window opens the real Nsight Systems exports", "[app][gui][shared]") {
+  if (!test::shared_available()) {
+    WARN("skipped: ../shared/data (real Nsight exports) is not present");
+    return;
+  }
+  test::qt_app();
+  // copies: the window may write notes beside what it opens, never into ../shared
+  const auto dir = test::temp_dir("gui-nsys");
+  for (const char* f : {"h100_2gpu_1s.sqlite", "mfu_2gpu_before.sqlite"})
+    std::filesystem::copy_file(test::shared_path(std::string("data/nsys/") + f), dir / f);
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  SECTION("a training loop: 3442 kernels, 1721 per GPU (../shared/data/nsys/README.md)") {
+    open_and_wait(w, {test::qpath(dir / "h100_2gpu_1s.sqlite")});
+    REQUIRE(w.timeline()->kernel_count() == 3'442);
+    REQUIRE(w.timeline()->trace()->devices.size() == 2);
+    int64_t counted = 0;
+    for (int r = 0; r < w.stats_model()->rowCount(); ++r)
+      counted += w.stats_model()->data(w.stats_model()->index(r, gui::KernelStatsModel::kCount), gui::KernelStatsModel::kSortRole).toLongLong();
+    REQUIRE(counted == 3'442);
+    w.find_bar()->set_pattern("cublas", MatchMode::kSubstring);
+    const EventRef k = w.find_bar()->find_next();
+    REQUIRE(k.valid());
+    REQUIRE(w.details_html().contains("grid"));
+    REQUIRE(w.details_html().contains("compute"));
+  }
+  SECTION("a run with NCCL: 66 SendRecv kernels, communication") {
+    open_and_wait(w, {test::qpath(dir / "mfu_2gpu_before.sqlite")});
+    REQUIRE(w.timeline()->kernel_count() == 4'010);  // 1993 + 2017
+    w.find_bar()->set_pattern("ncclDevKernel_SendRecv", MatchMode::kSubstring);
+    const EventRef k = w.find_bar()->find_next();
+    REQUIRE(k.valid());
+    REQUIRE(w.find_bar()->match_count() == 66);
+    REQUIRE(w.details_html().contains("communication"));
+    w.overlap()->wait();
+    QApplication::processEvents();
+    REQUIRE(w.overlap()->has_chart());
+    const auto& c = w.overlap()->chart();
+    REQUIRE(c.sms.empty());  // no probe lanes in an Nsight export
+    const auto& s = w.timeline()->trace()->tracks[k.track].slices;
+    REQUIRE(c.bars[0].communication_ns == s.dur[k.index]);  // the window is the kernel itself
+  }
+  std::filesystem::remove_all(dir);
 }

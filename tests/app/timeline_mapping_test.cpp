@@ -42,3 +42,12 @@ TEST_CASE("Ruler ticks use 1-2-5 steps and readable labels", "[app][mapping]") {
   REQUIRE(tick_label(1'500, 0, 500) == "1.5 us");
   REQUIRE(tick_label(250, 0, 50) == "250 ns");
 }
+
+TEST_CASE("Absolute ruler labels give the time of day on epoch clocks", "[app][mapping]") {
+  // 1 764 500 000.123456789 s after 1970-01-01: 10:53:20 UTC; a 1 us step shows 6 decimals
+  REQUIRE(tick_label_absolute(1'764'500'000'123'456'789, 1'000) == "10:53:20.123456");
+  REQUIRE(tick_label_absolute(1'764'500'000'123'456'789, 100'000'000) == "10:53:20.1");
+  REQUIRE(tick_label_absolute(1'764'500'000'000'000'000, 1'000'000'000) == "10:53:20");
+  // a clock that is not an epoch keeps its own seconds
+  REQUIRE(tick_label_absolute(12'500'000, 500'000) == "12.5 ms");
+}

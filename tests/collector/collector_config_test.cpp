@@ -79,6 +79,22 @@ TEST_CASE("The collector's environment is validated variable by variable", "[col
   REQUIRE_THROWS_WITH(parse_config(env_of({{"PARASCOPE_KINDS", "gpu"}})), Catch::StartsWith("PARASCOPE_KINDS: unknown kind 'gpu'"));
 }
 
+TEST_CASE("The tuning switches default to the tuned collector and bring back the first one", "[collector][config]") {
+  const CollectorConfig d = parse_config(env_of({}));
+  CHECK(d.buffer_pool == 2);
+  CHECK_FALSE(d.launch_callbacks_always);
+  CHECK(d.clock_bracket);
+  const CollectorConfig old = parse_config(env_of(
+      {{"PARASCOPE_BUFFER_POOL", "0"}, {"PARASCOPE_LAUNCH_CALLBACKS", "always"}, {"PARASCOPE_CLOCK_BRACKET", "0"}}));
+  CHECK(old.buffer_pool == 0);
+  CHECK(old.launch_callbacks_always);
+  CHECK_FALSE(old.clock_bracket);
+  CHECK_FALSE(parse_config(env_of({{"PARASCOPE_LAUNCH_CALLBACKS", "auto"}})).launch_callbacks_always);
+  REQUIRE_THROWS_WITH(parse_config(env_of({{"PARASCOPE_LAUNCH_CALLBACKS", "never"}})),
+                      "PARASCOPE_LAUNCH_CALLBACKS='never' must be 'auto' or 'always'");
+  REQUIRE_THROWS_WITH(parse_config(env_of({{"PARASCOPE_BUFFER_POOL", "17"}})), "PARASCOPE_BUFFER_POOL=17 is outside 0..16");
+}
+
 TEST_CASE("Trace files are named host-pid-rank with a safe host name", "[collector][config]") {
   CHECK(trace_file_name("h200-01", 4242, 0) == "h200-01-4242-r0.pstrace");
   CHECK(trace_file_name("node/7 a", 5, -1) == "node_7_a-5-rnone.pstrace");

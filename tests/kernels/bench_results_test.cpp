@@ -160,6 +160,26 @@ TEST_CASE("P2P targets compare the best passing row with the probe", "[bench][ta
   REQUIRE(t[0].measured == Approx(394.76).epsilon(1e-3));
   REQUIRE(t[0].met());
   REQUIRE_FALSE(t[3].available);  // TMA with ≤ 16 SMs: no row
+
+  // the TMA target takes the better of push (tma) and pull (tma_pull) rows with ≤ 16 SMs
+  ResultRow push8 = tma;
+  push8.sms = 8;
+  push8.ns = summarize({2.926e6});
+  push8.algbw_gbps = gbps(push8.bytes, 2.926e6);  // 367.0 GB/s
+  rows.push_back(push8);
+  ResultRow pull16 = push8;
+  pull16.variant = "tma_pull";
+  pull16.sms = 16;
+  pull16.ns = summarize({2.886e6});
+  pull16.algbw_gbps = gbps(pull16.bytes, 2.886e6);  // 372.0 GB/s
+  rows.push_back(pull16);
+  const auto t2 = p2p_targets(rows);
+  REQUIRE(t2[3].available);
+  REQUIRE(t2[3].measured == Approx(372.05).epsilon(1e-3));
+  REQUIRE(t2[3].met());
+  REQUIRE(t2[3].detail.find("tma_pull") != std::string::npos);
+  rows.pop_back();  // push alone: 367 < 370
+  REQUIRE_FALSE(p2p_targets(rows)[3].met());
 }
 
 TEST_CASE("calibration files round-trip and reject invalid rows", "[bench][calibration]") {

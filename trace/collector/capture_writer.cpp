@@ -8,7 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <cstring>
 
@@ -52,6 +54,9 @@ CaptureWriter::~CaptureWriter() {
   if (state_.load() == kRunning && ::getpid() == owner_pid_) finish({});
   if (thread_.joinable()) thread_.detach();
   if (wake_fd_ >= 0) ::close(wake_fd_);
+  std::lock_guard lock(pool_mutex_);
+  for (uint8_t* b : pool_) std::free(b);
+  pool_.clear();
 }
 
 void CaptureWriter::set_periodic_hook(PeriodicHook hook) { hook_ = std::move(hook); }
@@ -94,6 +99,57 @@ void CaptureWriter::wake() noexcept {
   const uint64_t one = 1;
   // write() is async-signal-safe; EAGAIN (counter saturated) still leaves the fd readable
   [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
+}
+
+uint8_t* CaptureWriter::take_buffer(size_t bytes) {
+  if (!reserve_buffer(bytes)) return nullptr;
+  if (options_.pool_buffers && bytes == options_.pool_buffer_bytes) {
+    std::lock_guard lock(pool_mutex_);
+    if (!pool_.empty()) {
+      uint8_t* b = pool_.back();
+      pool_.pop_back();
+      ++pool_hits_;
+      wake();  // the writer refills the pool
+      return b;
+    }
+  }
+  if (options_.pool_buffers) ++pool_misses_;
+  void* p = std::aligned_alloc(8, (bytes + 7) / 8 * 8);
+  if (!p) {
+    buffered_bytes_ -= bytes;
+    return nullptr;
+  }
+  std::memset(p, 0, bytes);
+  return static_cast<uint8_t*>(p);
+}
+
+void CaptureWriter::release_buffer(uint8_t* buffer, size_t capacity, size_t valid) {
+  buffered_bytes_ -= capacity;
+  if (!buffer) return;
+  if (options_.pool_buffers && capacity == options_.pool_buffer_bytes && state_.load() == kRunning) {
+    std::memset(buffer, 0, std::min(valid, capacity));  // the rest was never written: still zero
+    std::lock_guard lock(pool_mutex_);
+    if (pool_.size() < options_.pool_buffers) {
+      pool_.push_back(buffer);
+      return;
+    }
+  }
+  std::free(buffer);
+}
+
+void CaptureWriter::fill_pool() {
+  if (!options_.pool_buffers || !options_.pool_buffer_bytes) return;
+  for (;;) {
+    {
+      std::lock_guard lock(pool_mutex_);
+      if (pool_.size() >= options_.pool_buffers) return;
+    }
+    void* p = std::aligned_alloc(8, (options_.pool_buffer_bytes + 7) / 8 * 8);
+    if (!p) return;
+    std::memset(p, 0, options_.pool_buffer_bytes);  // faults every page in, here
+    std::lock_guard lock(pool_mutex_);
+    pool_.push_back(static_cast<uint8_t*>(p));
+  }
 }
 
 void CaptureWriter::submit_buffer(uint8_t* buffer, size_t capacity, size_t valid) {
@@ -187,6 +243,8 @@ CaptureWriter::Stats CaptureWriter::stats() const {
   Stats s = stats_;
   s.dropped = dropped_.load();
   s.refused_buffers = refused_.load();
+  s.pool_hits = pool_hits_.load();
+  s.pool_misses = pool_misses_.load();
   return s;
 }
 
@@ -214,8 +272,7 @@ void CaptureWriter::write_job(Job& job) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parascope collector: converting a CUPTI buffer failed: %s\n", e.what());
   }
-  std::free(job.buffer);
-  buffered_bytes_ -= job.capacity;
+  release_buffer(job.buffer, job.capacity, job.valid);
   {
     std::lock_guard lock(file_mutex_);
     stats_.records += n;
@@ -268,6 +325,7 @@ void CaptureWriter::write_final(const std::vector<std::pair<std::string, std::st
 
 void CaptureWriter::run() {
   writer_tid_ = current_tid();
+  fill_pool();
   using Clock = std::chrono::steady_clock;
   const auto period = std::chrono::milliseconds(options_.flush_ms);
   auto next = Clock::now() + period;
@@ -301,7 +359,7 @@ void CaptureWriter::run() {
       return;
     }
     const bool final = final_requested_.load();
-    if (final || Clock::now() >= next) {
+    if (final || Clock::now() >= next || period_requested_.exchange(false)) {
       if (hook_) {
         try {
           hook_(final ? HookReason::kFinal : HookReason::kPeriod);
@@ -316,6 +374,7 @@ void CaptureWriter::run() {
       next = Clock::now() + period;
     }
     drain();
+    if (!final) fill_pool();
     if (final) {
       std::vector<std::pair<std::string, std::string>> md;
       {

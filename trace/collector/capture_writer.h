@@ -7,7 +7,10 @@
 //   - crash_flush() is async-signal-safe: it only stores an atomic, write()s an eventfd and
 //     nanosleep()s while the writer thread (a normal thread) writes what was delivered, then
 //     closes the file; it never waits longer than its timeout;
-//   - finish() writes final counters, the index and the trailer; after it every call is a no-op.
+//   - finish() writes final counters, the index and the trailer; after it every call is a no-op;
+//   - with a buffer pool, take_buffer() hands out zero-filled buffers whose pages are already
+//     mapped: the writer thread faults them in and re-zeroes the used part of each returned
+//     buffer, so CUPTI's request (on the program's launching thread) neither faults nor zeroes.
 // CUDA-free: the conversion of a CUPTI buffer is a hook the collector supplies.
 #pragma once
 
@@ -37,6 +40,8 @@ class CaptureWriter {
     uint32_t flush_ms = 1000;
     uint64_t max_buffered_bytes = 1ull << 30;  // raw buffers queued + lent to CUPTI
     int zstd_level = 3;
+    uint32_t pool_buffers = 0;    // zero-filled buffers kept ready (0: malloc/free per buffer)
+    size_t pool_buffer_bytes = 0;  // the size of a pooled buffer (other sizes are not pooled)
   };
   // Converts one raw CUPTI buffer (valid bytes) into encoded records; returns the record count.
   using Converter = std::function<uint64_t(const uint8_t* data, size_t valid, ByteWriter& out)>;
@@ -54,6 +59,8 @@ class CaptureWriter {
     uint64_t refused_buffers = 0;  // buffer requests refused because max_buffered_bytes was reached
     uint64_t periods = 0;
     uint64_t write_errors = 0;
+    uint64_t pool_hits = 0;      // take_buffer() served from the pool
+    uint64_t pool_misses = 0;    // take_buffer() had to allocate and zero on the caller's thread
   };
 
   CaptureWriter(const std::string& path, Options options, Converter converter);
@@ -71,10 +78,21 @@ class CaptureWriter {
   // --- producers (any thread except signal handlers) ---
   // Lends `bytes` of buffer budget to CUPTI; false when the budget is spent (CUPTI then drops).
   bool reserve_buffer(size_t bytes);
+  // A zero-filled buffer of `bytes` (budget reserved as by reserve_buffer), from the pool when it
+  // has one; nullptr when the budget is spent or memory is short. Give it back by submit_buffer.
+  uint8_t* take_buffer(size_t bytes);
   // Takes ownership of a CUPTI buffer (malloc'ed, `capacity` bytes reserved, `valid` used).
   void submit_buffer(uint8_t* buffer, size_t capacity, size_t valid);
   void submit_chunk(ChunkType type, std::vector<uint8_t> payload);
   void note_dropped(uint64_t records) { dropped_ += records; }
+  // From inside the periodic hook only: converts and writes what is queued now (e.g. the buffers
+  // the hook's CUPTI flush just delivered) instead of after the hook.
+  void drain_from_hook() { drain(); }
+  // Runs the periodic hook (kPeriod) as soon as the writer wakes, without waiting for the period.
+  void request_period() noexcept {
+    period_requested_ = true;
+    wake();
+  }
   void add_warning(const std::string& warning);  // written in the warnings chunk at the end (and now)
   // Blocks until everything submitted before the call is written; false on timeout or when closed.
   bool sync(std::chrono::milliseconds timeout);
@@ -103,6 +121,8 @@ class CaptureWriter {
   void drain();
   void write_job(Job& job);
   void append(ChunkType type, std::span<const uint8_t> payload);
+  void release_buffer(uint8_t* buffer, size_t capacity, size_t valid);  // to the pool or free()
+  void fill_pool();                                                      // writer thread
   void write_final(const std::vector<std::pair<std::string, std::string>>& final_metadata, const char* reason);
 
   std::string path_;
@@ -120,6 +140,9 @@ class CaptureWriter {
   std::mutex written_mutex_;
 
   std::atomic<uint64_t> buffered_bytes_{0};
+  std::mutex pool_mutex_;
+  std::vector<uint8_t*> pool_;  // zero-filled, pages touched
+  std::atomic<uint64_t> pool_hits_{0}, pool_misses_{0};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> refused_{0};
   std::vector<std::string> warnings_;
@@ -131,6 +154,7 @@ class CaptureWriter {
   std::atomic<int> state_{kCreated};
   std::atomic<bool> stop_{false};
   std::atomic<bool> final_requested_{false};
+  std::atomic<bool> period_requested_{false};
   std::vector<std::pair<std::string, std::string>> final_metadata_;  // set before final_requested_
   std::atomic<int> crash_signal_{0};
   std::atomic<bool> crash_done_{false};

@@ -59,13 +59,66 @@ GOT:
 DONE:
   ret;
 }
+
+// out[block.x - 1] = {globaltimer at entry, globaltimer at the end}; thread (0, 0) writes.
+.visible .entry parascope_clock_bracket(
+  .param .u64 p_out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+
+  mov.u64 %rd1, %globaltimer;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %tid.y;
+  or.b32 %r3, %r1, %r2;
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bra BDONE;
+  ld.param.u64 %rd2, [p_out];
+  mov.u32 %r4, %ntid.x;
+  sub.u32 %r5, %r4, 1;
+  mul.wide.u32 %rd3, %r5, 16;
+  add.u64 %rd4, %rd2, %rd3;
+  st.global.u64 [%rd4], %rd1;
+  mov.u64 %rd5, %globaltimer;
+  st.global.u64 [%rd4+8], %rd5;
+BDONE:
+  ret;
+}
 )";
 
 struct ModuleCache {
   CUcontext ctx = nullptr;
   CUmodule module = nullptr;
   CUfunction fn = nullptr;
+  CUfunction bracket = nullptr;
 };
+
+// The module with both kernels for `ctx` (cached per thread and context).
+ModuleCache* module_for(const DriverApi& d, CUcontext ctx, std::string* error) {
+  static thread_local ModuleCache cache[8];
+  ModuleCache* m = nullptr;
+  for (auto& c : cache)
+    if (c.ctx == ctx) return &c;
+  for (auto& c : cache)
+    if (!c.ctx) m = &c;
+  if (!m) m = &cache[0];
+  m->ctx = nullptr;
+  if (CUresult r = d.cuModuleLoadData(&m->module, kPtx); r != CUDA_SUCCESS) {
+    if (error) *error = "cuModuleLoadData: " + d.error(r);
+    return nullptr;
+  }
+  if (CUresult r = d.cuModuleGetFunction(&m->fn, m->module, "parascope_clock_sync"); r != CUDA_SUCCESS) {
+    if (error) *error = "cuModuleGetFunction: " + d.error(r);
+    return nullptr;
+  }
+  if (CUresult r = d.cuModuleGetFunction(&m->bracket, m->module, "parascope_clock_bracket"); r != CUDA_SUCCESS) {
+    if (error) *error = "cuModuleGetFunction: " + d.error(r);
+    return nullptr;
+  }
+  m->ctx = ctx;
+  return m;
+}
 
 }  // namespace
 
@@ -84,20 +137,8 @@ bool measure_clock_offset(const DriverApi& d, CUcontext ctx, const std::function
     ~Restore() { d.cuCtxSetCurrent(c); }
   } restore{d, previous};
 
-  static thread_local ModuleCache cache[8];
-  ModuleCache* m = nullptr;
-  for (auto& c : cache)
-    if (c.ctx == ctx) m = &c;
-  if (!m) {
-    for (auto& c : cache)
-      if (!c.ctx) m = &c;
-    if (!m) m = &cache[0];
-    m->ctx = nullptr;
-    if (CUresult r = d.cuModuleLoadData(&m->module, kPtx); r != CUDA_SUCCESS) return fail("cuModuleLoadData", r);
-    if (CUresult r = d.cuModuleGetFunction(&m->fn, m->module, "parascope_clock_sync"); r != CUDA_SUCCESS)
-      return fail("cuModuleGetFunction", r);
-    m->ctx = ctx;
-  }
+  ModuleCache* m = module_for(d, ctx, error);
+  if (!m) return false;
 
   // host memory the kernel reads and writes through the bus: [flag u32 | pad][entry u64][out u64 × n]
   void* host = nullptr;
@@ -158,6 +199,8 @@ bool measure_clock_offset(const DriverApi& d, CUcontext ctx, const std::function
       best_window = window;
       best.cupti_minus_globaltimer_ns = static_cast<int64_t>(t0 + window / 2) - static_cast<int64_t>(g);
       best.measured_at_ns = t0;
+      best.window_lo_ns = static_cast<int64_t>(t0) - static_cast<int64_t>(g);
+      best.window_hi_ns = static_cast<int64_t>(t1) - static_cast<int64_t>(g);
     }
   }
   if (good < kExchanges) {
@@ -171,6 +214,61 @@ bool measure_clock_offset(const DriverApi& d, CUcontext ctx, const std::function
   best.uncertainty_ns = best_window / 2;
   best.samples = good;
   *out = best;
+  return true;
+}
+
+bool launch_clock_brackets(const DriverApi& d, CUcontext ctx, uint32_t round, uint32_t count,
+                           std::vector<BracketReading>* out, std::string* error) {
+  if (round < 1 || round > 64 || count < 1 || count > 16) {
+    if (error) *error = "bracket round 1..64 and count 1..16";
+    return false;
+  }
+  CUcontext previous = nullptr;
+  d.cuCtxGetCurrent(&previous);
+  if (CUresult r = d.cuCtxSetCurrent(ctx); r != CUDA_SUCCESS) {
+    if (error) *error = "cuCtxSetCurrent: " + d.error(r);
+    return false;
+  }
+  struct Restore {
+    const DriverApi& d;
+    CUcontext c;
+    ~Restore() { d.cuCtxSetCurrent(c); }
+  } restore{d, previous};
+  ModuleCache* m = module_for(d, ctx, error);
+  if (!m) return false;
+  CUdeviceptr dev = 0;
+  if (CUresult r = d.cuMemAlloc(&dev, 16 * count); r != CUDA_SUCCESS) {
+    if (error) *error = "cuMemAlloc: " + d.error(r);
+    return false;
+  }
+  CUstream stream = nullptr;
+  if (CUresult r = d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
+    d.cuMemFree(dev);
+    if (error) *error = "cuStreamCreate: " + d.error(r);
+    return false;
+  }
+  bool ok = true;
+  for (uint32_t i = 0; i < count && ok; ++i) {
+    void* args[] = {&dev};
+    // one kernel at a time: each starts on an idle stream, so its head is as short as it gets
+    if (CUresult r = d.cuLaunchKernel(m->bracket, 1, 1, 1, i + 1, round, 1, 0, stream, args, nullptr);
+        r != CUDA_SUCCESS || (r = d.cuStreamSynchronize(stream)) != CUDA_SUCCESS) {
+      if (error) *error = "parascope_clock_bracket: " + d.error(r);
+      ok = false;
+    }
+  }
+  std::vector<uint64_t> host(2 * count, 0);
+  if (ok) {
+    if (CUresult r = d.cuMemcpyDtoH(host.data(), dev, 16 * count); r != CUDA_SUCCESS) {
+      if (error) *error = "cuMemcpyDtoH: " + d.error(r);
+      ok = false;
+    }
+  }
+  d.cuStreamDestroy(stream);
+  d.cuMemFree(dev);
+  if (!ok) return false;
+  out->assign(count, {});
+  for (uint32_t i = 0; i < count; ++i) (*out)[i] = {host[2 * i], host[2 * i + 1]};
   return true;
 }
 

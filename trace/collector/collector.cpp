@@ -206,6 +206,8 @@ bool Collector::ensure_writer() {
   CaptureWriter::Options o;
   o.flush_ms = config_.flush_ms;
   o.max_buffered_bytes = static_cast<uint64_t>(config_.max_buffered_mib) << 20;
+  o.pool_buffers = config_.buffer_pool;
+  o.pool_buffer_bytes = static_cast<size_t>(config_.buffer_kib) << 10;
   try {
     writer_ = std::make_unique<CaptureWriter>(
         path, o, [this](const uint8_t* data, size_t valid, ByteWriter& out) { return convert_buffer(data, valid, out); });
@@ -260,6 +262,7 @@ bool Collector::nccl_plugin_init(int comm_rank, int comm_nranks) {
     rename_for_rank();
   }
   if (!capturing_.load() && config_.start_now && !cupti_started_.load()) capturing_ = true;
+  if (!nccl_active_.exchange(true)) update_launch_callbacks();  // NCCL's launches carry its correlation
   return true;
 }
 
@@ -328,19 +331,23 @@ bool Collector::start_cupti() {
   for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
                               CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2})
     enable_cb(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  // kernel launches: counted (to notice another client taking the activity buffers) and, for
-  // NCCL's cuLaunchKernelEx, their correlation ids go to the NCCL plugin
-  for (CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
-    enable_cb(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (CUpti_CallbackId id :
-       {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000})
-    enable_cb(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  // Kernel launches: counted (to notice another client taking the activity buffers) and, for
+  // NCCL's cuLaunchKernelEx, their correlation ids go to the NCCL plugin. A callback on every
+  // launch costs host time on the launching thread, so by default ("auto") the launch callbacks
+  // are on only while they are needed: counting until kernel records are seen arriving in our
+  // buffers (and again after a period without kernel records), and the driver-API ones while the
+  // NCCL plugin is active. PARASCOPE_LAUNCH_CALLBACKS=always keeps them all on (the first version).
+  launch_counting_ = true;
+  update_launch_callbacks();
+  if (config_.buffer_pool && cupti_->cuptiActivitySetAttribute) {
+    // our buffers come zero-filled (CaptureWriter's pool): CUPTI need not clear them on the
+    // launching thread
+    uint8_t one = 1;
+    size_t sz = sizeof one;
+    if (CUptiResult e = cupti_->cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &sz, &one);
+        e != CUPTI_SUCCESS)
+      kind_errors_.push_back("CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: " + cupti_->error(e));
+  }
 
   if (r = cupti_->cuptiActivityRegisterCallbacks(tramp_buffer_requested, tramp_buffer_completed); r != CUPTI_SUCCESS) {
     blocked_ = true;
@@ -361,6 +368,42 @@ bool Collector::start_cupti() {
     warn("some activity kinds or callbacks could not be enabled:" + all);
   }
   return true;
+}
+
+void Collector::update_launch_callbacks() {
+  if (!cupti_ || !subscriber_) return;
+  std::lock_guard lock(launch_cb_mutex_);
+  const bool always = config_.launch_callbacks_always;
+  const bool runtime = always || launch_counting_.load();
+  const bool driver = runtime || nccl_active_.load();
+  auto set = [&](CUpti_CallbackDomain d, CUpti_CallbackId id, bool on) {
+    if (CUptiResult e = cupti_->cuptiEnableCallback(on ? 1 : 0, subscriber_, d, id); e != CUPTI_SUCCESS)
+      kind_errors_.push_back("callback " + std::to_string(d) + "/" + std::to_string(id) + ": " + cupti_->error(e));
+  };
+  if (driver != driver_launch_cb_on_) {
+    for (CUpti_CallbackId id :
+         {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
+      set(CUPTI_CB_DOMAIN_DRIVER_API, id, driver);
+    driver_launch_cb_on_ = driver;
+  }
+  if (runtime != runtime_launch_cb_on_) {
+    for (CUpti_CallbackId id :
+         {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+          CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+          CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+          CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000})
+      set(CUPTI_CB_DOMAIN_RUNTIME_API, id, runtime);
+    runtime_launch_cb_on_ = runtime;
+  }
+}
+
+void Collector::set_launch_counting(bool on) {
+  if (config_.launch_callbacks_always || launch_counting_.load() == on) return;
+  launch_counting_ = on;
+  if (on) counting_since_ = launches_seen_.load();
+  update_launch_callbacks();
 }
 
 void Collector::set_dynamic_kinds(bool on) {
@@ -384,7 +427,15 @@ void Collector::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_rec
   *size = 0;
   *max_records = 0;
   const size_t bytes = static_cast<size_t>(config_.buffer_kib) << 10;
-  if (!writer_ || writer_->finished() || !writer_->reserve_buffer(bytes)) return;  // CUPTI drops and counts
+  if (!writer_ || writer_->finished()) return;  // CUPTI drops and counts
+  if (config_.buffer_pool) {  // zero-filled, pages mapped: nothing to do on this (launching) thread
+    if (uint8_t* b = writer_->take_buffer(bytes)) {
+      *buffer = b;
+      *size = bytes;
+    }
+    return;
+  }
+  if (!writer_->reserve_buffer(bytes)) return;  // CUPTI drops and counts
   void* p = std::aligned_alloc(8, bytes);
   if (!p) {
     writer_->submit_buffer(nullptr, bytes, 0);  // gives the reservation back
@@ -430,11 +481,16 @@ uint64_t Collector::convert_buffer(const uint8_t* data, size_t valid, ByteWriter
   CollectedActivity a;
   const ApiNameFn names = [this](CUpti_CallbackDomain d, uint32_t id) { return api_name(d, id); };
   auto* buf = const_cast<uint8_t*>(data);
+  const uint64_t kernels_before = counts_.kernels;
   while (cupti_->cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
     if (!convert_activity(rec, a, names, counts_)) continue;
+    if (a.kind == RecordKind::kKernel && brackets_pending_.load(std::memory_order_relaxed)) note_bracket_kernel(a);
     encode(out, a);
     ++n;
   }
+  // kernel records reach our buffers: no other client has taken them, launches need no counting
+  // (not while a crash is being flushed: the crashed thread may hold a CUPTI lock)
+  if (counts_.kernels > kernels_before && launch_counting_.load() && !crashing_.load()) set_launch_counting(false);
   return n;
 }
 
@@ -449,7 +505,12 @@ void Collector::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, 
     const auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (cb->callbackSite != CUPTI_API_ENTER) return;
     if (is_launch(domain, cbid)) {
-      launches_seen_.fetch_add(1, std::memory_order_relaxed);
+      const uint64_t n = launches_seen_.fetch_add(1, std::memory_order_relaxed) + 1;
+      // enough launches to prove that kernel records reach our buffers: let the writer flush and
+      // check now instead of at the end of the period (then counting stops: "auto" mode)
+      if (n == counting_since_.load(std::memory_order_relaxed) + kLaunchesToCheck && writer_ &&
+          !config_.launch_callbacks_always)
+        writer_->request_period();
       if (domain == CUPTI_CB_DOMAIN_DRIVER_API) nccl_on_driver_launch(cb->correlationId);
       return;
     }
@@ -554,21 +615,113 @@ bool Collector::measure_clock(int device, bool final) {
   a.samples = off.samples;
   a.start_ns = a.end_ns = off.measured_at_ns;
   add_record(a);
-  std::lock_guard lock(pending_mutex_);
-  if (!final || !clock_offsets_.count(device)) {
-    clock_offsets_[device] = off.cupti_minus_globaltimer_ns;
-    clock_uncertainty_[device] = off.uncertainty_ns;
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (!final || !clock_offsets_.count(device)) {
+      clock_offsets_[device] = off.cupti_minus_globaltimer_ns;
+      clock_uncertainty_[device] = off.uncertainty_ns;
+    }
+  }
+  // Kernel brackets (clock_bounds.h): their CUPTI records arrive with a later flush; probe chunks
+  // of this device wait for them (resolve_brackets). Not at exit: no flush would follow.
+  if (!final && config_.clock_bracket && (config_.kinds & kKindKernel) && capturing_.load()) {
+    uint32_t round = 0;
+    {
+      std::lock_guard lock(pending_mutex_);
+      round = ++bracket_rounds_[device];
+    }
+    PendingBracket b;
+    b.device = device;
+    b.round = round;
+    b.host = {off.window_lo_ns, off.window_hi_ns, true};
+    b.period = periods_.load();
+    std::string err;
+    if (round <= 64 && launch_clock_brackets(*drv, ctx, round, 16, &b.readings, &err)) {
+      std::lock_guard lock(pending_mutex_);
+      brackets_.push_back(std::move(b));
+      ++brackets_pending_;
+    } else if (round <= 64) {
+      warn("clock brackets on device " + std::to_string(device) + " failed: " + err + " (host window only)");
+    }
   }
   return true;
 }
 
-void Collector::handle_pending() {
+void Collector::note_bracket_kernel(const CollectedActivity& a) {
+  if (a.name != "parascope_clock_bracket") return;
+  std::lock_guard lock(pending_mutex_);
+  for (auto& b : brackets_) {
+    if (b.device != static_cast<int>(a.device) || static_cast<int32_t>(b.round) != a.block[1]) continue;
+    const int32_t i = a.block[0] - 1;
+    if (i < 0 || static_cast<size_t>(i) >= b.readings.size()) return;
+    b.brackets = intersect(b.brackets, kernel_bracket_bounds(a.start_ns, a.end_ns, b.readings[i].g_first,
+                                                             b.readings[i].g_last));
+    if (!b.brackets.valid && b.seen) b.brackets = {};  // inconsistent: ignore the brackets
+    ++b.seen;
+    return;
+  }
+}
+
+void Collector::resolve_brackets(bool force) {
+  std::vector<PendingBracket> done;
+  {
+    std::lock_guard lock(pending_mutex_);
+    for (auto it = brackets_.begin(); it != brackets_.end();) {
+      if (force || it->seen >= it->readings.size() || periods_.load() >= it->period + 3) {
+        done.push_back(std::move(*it));
+        it = brackets_.erase(it);
+        --brackets_pending_;
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& b : done) {
+    const ClockBounds brackets = b.seen ? b.brackets : ClockBounds{};
+    const ClockEstimate e = combine_clock_bounds(b.host, brackets);
+    CollectedActivity a;
+    a.kind = RecordKind::kClockSync;
+    a.device = static_cast<uint32_t>(b.device);
+    a.clock = ClockDomain::kGlobalTimer;
+    a.offset_ns = e.offset_ns;
+    a.uncertainty_ns = e.uncertainty_ns;
+    a.samples = b.seen;
+    uint64_t now = 0;
+    if (cupti_) cupti_->cuptiGetTimestamp(&now);
+    a.start_ns = a.end_ns = now;
+    add_record(a);
+    if (!b.final) {
+      std::lock_guard lock(pending_mutex_);
+      clock_offsets_[b.device] = e.offset_ns;
+      clock_uncertainty_[b.device] = e.uncertainty_ns;
+    }
+    auto range = [](const ClockBounds& c) {
+      return c.valid ? "[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "] (width " + std::to_string(c.width()) + ")"
+                     : std::string("none");
+    };
+    warn("clock sync device " + std::to_string(b.device) + ": host window " + range(b.host) + ", kernel brackets " +
+             range(brackets) + " from " + std::to_string(b.seen) + " of " + std::to_string(b.readings.size()) +
+             " kernels -> CUPTI - globaltimer = " + std::to_string(e.offset_ns) + " +- " +
+             std::to_string(e.uncertainty_ns) + " ns (" + e.method + ")" + (e.note.empty() ? "" : "; " + e.note),
+         false);
+  }
+}
+
+void Collector::handle_pending(bool final) {
   std::vector<int> devices;
   std::vector<ProbeJob> probes;
+  resolve_brackets(final);
   {
     std::lock_guard lock(pending_mutex_);
     devices.swap(pending_devices_);
-    probes.swap(pending_probes_);
+    // probe chunks of a device whose kernel brackets are still out wait for the combined offset
+    std::vector<ProbeJob> keep;
+    for (auto& job : pending_probes_) {
+      bool wait = false;
+      for (const auto& b : brackets_) wait |= !b.final && b.device == static_cast<int>(job.chunk.device);
+      (wait ? keep : probes).push_back(std::move(job));
+    }
+    pending_probes_.swap(keep);
   }
   for (int d : devices) {
     record_device_info(d);
@@ -634,7 +787,11 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
   const bool crash = reason == CaptureWriter::HookReason::kCrash;
   const bool final = reason == CaptureWriter::HookReason::kFinal;
   if (cupti_started_.load()) cupti_->cuptiActivityFlushAll(crash ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-  if (!crash) handle_pending();
+  ++periods_;
+  // bracket kernels' records the flush just delivered are converted now, so their offsets are
+  // ready for this period's probe chunks
+  if (!crash && brackets_pending_.load()) writer_->drain_from_hook();
+  if (!crash) handle_pending(final);
   if (sampler_ && !crash) {
     std::vector<CollectedActivity> samples;
     std::string error;
@@ -670,6 +827,8 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
     } else {
       stolen_periods_ = 0;
     }
+    // a period without kernel records: idle, or someone took the buffers; count launches to tell
+    if (kernels == kernels_at_last_check_ && !final) set_launch_counting(true);
     launches_at_last_check_ = launches;
     kernels_at_last_check_ = kernels;
   }
@@ -697,6 +856,7 @@ void Collector::at_exit() {
 
 bool Collector::crash_flush(int sig, int timeout_ms) noexcept {
   if (g_forked_child.load() || !writer_) return false;
+  crashing_ = true;
   return writer_->crash_flush(sig, timeout_ms);
 }
 

@@ -21,6 +21,8 @@
 
 #include "trace/collector/activity_conversion.h"
 #include "trace/collector/capture_writer.h"
+#include "trace/collector/clock_bounds.h"
+#include "trace/collector/clock_sync.h"
 #include "trace/collector/chunk_payloads.h"
 #include "trace/collector/collector_config.h"
 #include "trace/collector/cupti_api.h"
@@ -58,6 +60,8 @@ class Collector {
   bool ensure_writer();                 // caller holds mutex_
   bool start_cupti();                   // caller holds mutex_
   void set_dynamic_kinds(bool on);
+  void update_launch_callbacks();       // launch callbacks on/off as counting and NCCL need them
+  void set_launch_counting(bool on);
   void flush_all(bool forced, std::chrono::milliseconds wait);
   void periodic(CaptureWriter::HookReason reason);
   uint64_t convert_buffer(const uint8_t* data, size_t valid, ByteWriter& out);
@@ -68,7 +72,9 @@ class Collector {
   Metadata final_metadata();
   void record_device_info(int device);
   bool measure_clock(int device, bool final);
-  void handle_pending();                // writer thread: device info, sampler start, probes
+  void handle_pending(bool final);      // writer thread: device info, sampler start, probes
+  void note_bracket_kernel(const CollectedActivity& a);  // writer thread: a clock-bracket kernel record
+  void resolve_brackets(bool force);    // writer thread: combined clock offsets, clock_sync records
   void rename_for_rank();
 
   // recursive: an entry point may run inside another (NVTX's first call during CUDA's injection)
@@ -87,6 +93,12 @@ class Collector {
   std::string status_ = "starting";     // metadata "status": recording | blocked | no-cupti | nccl-only
   std::atomic<bool> cupti_started_{false}, capturing_{false}, blocked_{false}, exiting_{false};
   std::atomic<uint64_t> launches_seen_{0};
+  // launch callbacks ("auto" mode): counting until kernel records are seen arriving
+  static constexpr uint64_t kLaunchesToCheck = 256;
+  std::atomic<bool> launch_counting_{false}, nccl_active_{false}, crashing_{false};
+  std::atomic<uint64_t> counting_since_{0};
+  std::mutex launch_cb_mutex_;
+  bool runtime_launch_cb_on_ = false, driver_launch_cb_on_ = false;  // under launch_cb_mutex_
   std::atomic<int32_t> rank_override_{-1};
   std::string rank_name_;
   std::atomic<bool> rank_from_nccl_{false};
@@ -110,6 +122,19 @@ class Collector {
   std::vector<ProbeJob> pending_probes_;
   std::map<int, int64_t> clock_offsets_;  // device → CUPTI − %globaltimer
   std::map<int, uint64_t> clock_uncertainty_;
+  struct PendingBracket {
+    int device = 0;
+    uint32_t round = 0;
+    bool final = false;
+    std::vector<BracketReading> readings;
+    ClockBounds host, brackets;
+    uint32_t seen = 0;
+    uint64_t period = 0;  // periods_ when launched
+  };
+  std::vector<PendingBracket> brackets_;  // under pending_mutex_
+  std::map<int, uint32_t> bracket_rounds_;
+  std::atomic<int> brackets_pending_{0};
+  std::atomic<uint64_t> periods_{0};
   int sample_device_ = -1;              // NVLink PM sampling target
   bool sampler_attempted_ = false;
   std::unique_ptr<PmSampler> sampler_;

@@ -148,6 +148,13 @@ CollectorConfig parse_config(const GetEnv& getenv) {
   c.signal_handlers = env_int(getenv, "PARASCOPE_SIGNALS", 1, 0, 1) != 0;
   c.buffer_kib = static_cast<uint32_t>(env_int(getenv, "PARASCOPE_BUFFER_KIB", 8192, 64, 262144));
   c.max_buffered_mib = static_cast<uint32_t>(env_int(getenv, "PARASCOPE_MAX_BUFFERED_MIB", 1024, 16, 1 << 20));
+  c.buffer_pool = static_cast<uint32_t>(env_int(getenv, "PARASCOPE_BUFFER_POOL", 2, 0, 16));
+  if (const char* s = getenv("PARASCOPE_LAUNCH_CALLBACKS"); s && *s) {
+    const std::string v = s;
+    if (v == "always") c.launch_callbacks_always = true;
+    else if (v != "auto") throw ConfigError("PARASCOPE_LAUNCH_CALLBACKS='" + v + "' must be 'auto' or 'always'");
+  }
+  c.clock_bracket = env_int(getenv, "PARASCOPE_CLOCK_BRACKET", 1, 0, 1) != 0;
   c.session = env_str(getenv, "PARASCOPE_SESSION");
   c.command = env_str(getenv, "PARASCOPE_COMMAND");
   c.rank = detect_rank(getenv);

@@ -66,6 +66,9 @@ struct CollectorConfig {
   bool signal_handlers = true;    // PARASCOPE_SIGNALS=0 disables the crash flush
   uint32_t buffer_kib = 8192;     // PARASCOPE_BUFFER_KIB: one CUPTI activity buffer
   uint32_t max_buffered_mib = 1024;  // PARASCOPE_MAX_BUFFERED_MIB: beyond it CUPTI drops (counted)
+  uint32_t buffer_pool = 2;       // PARASCOPE_BUFFER_POOL: zero-filled CUPTI buffers kept ready (0..16; 0 = off)
+  bool launch_callbacks_always = false;  // PARASCOPE_LAUNCH_CALLBACKS=always|auto (see collector.md, Tuning log)
+  bool clock_bracket = true;      // PARASCOPE_CLOCK_BRACKET=0: clock sync by the host window only
   std::string session;            // PARASCOPE_SESSION: id shared by one `record` run
   std::string command;            // PARASCOPE_COMMAND: the recorded command line, for metadata
   RankInfo rank;

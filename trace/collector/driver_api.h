@@ -32,7 +32,10 @@ namespace parascope::collector {
   X(cuStreamSynchronize)              \
   X(cuMemHostAlloc)                   \
   X(cuMemFreeHost)                    \
-  X(cuMemHostGetDevicePointer)
+  X(cuMemHostGetDevicePointer)        \
+  X(cuMemAlloc)                       \
+  X(cuMemFree)                        \
+  X(cuMemcpyDtoH)
 
 struct DriverApi {
 #define PARASCOPE_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

@@ -3,15 +3,28 @@
 // header-only API (probe hand-over, rank name); overhead is the same binary run with and without
 // `parascope-cli record`. Each mode prints one JSON line on stdout.
 //   spin   --kernels N --us U     N one-block kernels of U µs each: wall time of the whole loop
-//   launch --kernels N --us U     host time per launch (launches in batches that never fill the queue)
+//   launch --kernels N --us U [--warmup W] [--batch B] [--cpu C]
+//                                 host time per launch in steady state: W untimed launches first,
+//                                 then batches of B launches that never fill the queue, each timed;
+//                                 median and quartiles over batches (main thread pinned to CPU C);
+//                                 --settle-ms S: idle S ms after the warm-up
 //   crash  --how kill|abort|segv --kernels K --wait-ms W   K kernels, sync, wait W, K more, sync, die
-//   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block, handed over
+//   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block through
+//                                 parascope/probe.cuh, handed over to the collector (alignment)
+//   probe-cost --kernels N --blocks B --shape end|chunks [--chunks C]  probe cost: the same kernel
+//                                 without probes, with the first probe code (v1), probe.cuh's
+//                                 ProbeSpan and ProbeReservedSpan, launches interleaved, one JSON
+//                                 line per variant (median and quartiles of event times)
+//   timer                         %globaltimer: smallest step, read cost in SM cycles
 //   peer   --copies N --mib M      peer copies device 0 → 1 (needs 2 GPUs)
 //   graph  --launches N           a 3-kernel CUDA graph launched N times
 #include <cuda_runtime.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +34,7 @@
 #include <vector>
 
 #include "parascope/collector.h"
+#include "parascope/probe.cuh"
 #include "trace/core/probe_record.h"
 
 namespace {
@@ -51,40 +65,108 @@ __global__ void spin_kernel(uint64_t ns) {
   }
 }
 
-// Fixed arithmetic work per block, optionally bracketed by a probe span written by thread 0.
-__global__ void probe_kernel(parascope::ProbeBufferHeader* header, parascope::ProbeRecord* records, int iters,
-                             bool probe, float* sink) {
-  uint64_t t0 = 0;
-  if (probe && threadIdx.x == 0) t0 = globaltimer();
-  float x = threadIdx.x * 0.001f, y = blockIdx.x * 0.002f;
+// Fixed arithmetic work per block (~90 µs at 20 000 iterations, 264 blocks of 128 threads on an
+// H200), optionally bracketed by a probe span that thread 0 ends (probe.cuh's ProbeSpan).
+__device__ __forceinline__ void fma_work(float& x, float& y, int iters) {
   for (int i = 0; i < iters; ++i) {
     x = fmaf(x, 1.0000001f, y);
     y = fmaf(y, 0.9999999f, x);
   }
+}
+
+__global__ void probe_kernel(parascope::ProbeBufferHeader* header, int iters, bool probe, float* sink) {
+  const parascope::ProbeSpan span;
+  float x = threadIdx.x * 0.001f, y = blockIdx.x * 0.002f;
+  fma_work(x, y, iters);
   if (x == 12345.f) sink[0] = y;  // keeps the loop
   __syncthreads();
-  if (probe && threadIdx.x == 0) {
-    const uint64_t t1 = globaltimer();
-    const uint32_t slot = atomicAdd(&header->next, 1u);
-    if (slot < header->capacity) {
-      parascope::ProbeRecord r;
-      r.t_start_ns = t0;
-      r.t_end_ns = t1;
-      r.block = blockIdx.x;
-      r.smid = static_cast<uint16_t>(smid());
-      r.warp = 0xff;
-      r.role = static_cast<uint8_t>(parascope::ProbeRole::kCompute);
-      r.tag = 0;
-      r.launch_id = header->launch_id;
-      records[slot] = r;
+  if (probe && threadIdx.x == 0) span.end(header, parascope::ProbeRole::kCompute, 0);
+}
+
+// The probe code as first measured (2026-11-30): atomic, then the capacity load, then the
+// launch_id load, then the store, one after the other. Kept to compare with probe.cuh.
+__device__ __forceinline__ void probe_emit_v1(parascope::ProbeBufferHeader* h, uint64_t t_start, uint64_t t_end,
+                                              parascope::ProbeRole role, uint32_t tag) {
+  if (h == nullptr) return;
+  const uint32_t slot = atomicAdd(&h->next, 1u);
+  if (slot >= h->capacity) return;
+  parascope::ProbeRecord r;
+  r.t_start_ns = t_start;
+  r.t_end_ns = t_end;
+  r.block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  r.smid = static_cast<uint16_t>(smid());
+  r.warp = 0xff;
+  r.role = static_cast<uint8_t>(role);
+  r.tag = tag;
+  r.launch_id = h->launch_id;
+  parascope::probe_records(h)[slot] = r;
+}
+
+// Probe cost kernel. V: 0 no probes, 1 v1 code, 2 probe.cuh ProbeSpan, 3 probe.cuh
+// ProbeReservedSpan. chunks = 0: one span per block over the whole work, ended at the kernel's end
+// (the first measurement's shape). chunks = C: like the project's fused kernels, C chunks, each a
+// compute span (the work) and a communicate span (a store of the block's partial), every span
+// ended by thread 0 and followed by a barrier: 2·C spans per block.
+template <int V>
+__global__ void probe_cost_kernel(parascope::ProbeBufferHeader* h, int iters, int chunks, float* sink) {
+  using parascope::ProbeRole;
+  float x = threadIdx.x * 0.001f, y = blockIdx.x * 0.002f;
+  const bool t0 = threadIdx.x == 0;
+  auto span_work = [&](int n, ProbeRole role, uint32_t tag, bool store) {
+    if constexpr (V == 3) {
+      const parascope::ProbeReservedSpan s(h, t0);
+      if (store) sink[1 + blockIdx.x * blockDim.x + threadIdx.x] = x + y; else fma_work(x, y, n);
+      __syncwarp();
+      if (t0) s.end(role, tag);
+    } else {
+      [[maybe_unused]] uint64_t start = 0;
+      if constexpr (V != 0) start = parascope::probe_now();
+      if (store) sink[1 + blockIdx.x * blockDim.x + threadIdx.x] = x + y; else fma_work(x, y, n);
+      __syncwarp();
+      if constexpr (V == 1) if (t0) probe_emit_v1(h, start, parascope::probe_now(), role, tag);
+      if constexpr (V == 2) if (t0) parascope::probe_emit(h, start, parascope::probe_now(), role, tag);
+    }
+    __syncthreads();
+  };
+  if (chunks <= 0) {
+    span_work(iters, ProbeRole::kCompute, 0, false);
+  } else {
+    for (int c = 0; c < chunks; ++c) {
+      span_work(iters / chunks, ProbeRole::kCompute, static_cast<uint32_t>(c), false);
+      span_work(0, ProbeRole::kCommunicate, static_cast<uint32_t>(c), true);
     }
   }
+  if (x == 12345.f) sink[0] = y;
+}
+
+__global__ void probe_reset_kernel(parascope::ProbeBufferHeader* h, uint32_t launch_id) {
+  h->next = 0;
+  h->launch_id = launch_id;
+}
+
+// %globaltimer: smallest non-zero step seen in 4096 back-to-back reads, and SM cycles per read.
+__global__ void timer_kernel(unsigned long long* out) {
+  uint64_t prev = globaltimer(), min_step = ~0ull, steps = 0;
+  const long long c0 = clock64();
+  for (int i = 0; i < 4096; ++i) {
+    const uint64_t t = globaltimer();
+    if (t != prev) {
+      min_step = min(min_step, t - prev);
+      ++steps;
+    }
+    prev = t;
+  }
+  const long long c1 = clock64();
+  out[0] = min_step;
+  out[1] = steps;
+  out[2] = static_cast<unsigned long long>(c1 - c0);
 }
 
 struct Options {
   std::string mode;
   long kernels = 10000, us = 20, blocks = 264, copies = 20, mib = 64, launches = 5, wait_ms = 2500;
-  std::string how = "kill";
+  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0;
+  std::string how = "kill", shape = "end";
   bool probe = true;
 };
 
@@ -112,6 +194,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--launches") o.launches = std::atol(next());
     else if (a == "--wait-ms") o.wait_ms = std::atol(next());
     else if (a == "--how") o.how = next();
+    else if (a == "--warmup") o.warmup = std::atol(next());
+    else if (a == "--batch") o.batch = std::max(1L, std::atol(next()));
+    else if (a == "--cpu") o.cpu = std::atol(next());
+    else if (a == "--chunks") o.chunks = std::atol(next());
+    else if (a == "--iters") o.iters = std::atol(next());
+    else if (a == "--settle-ms") o.settle_ms = std::atol(next());
+    else if (a == "--shape") o.shape = next();
     else if (a == "--no-probe") o.probe = false;
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
@@ -138,23 +227,58 @@ int run_spin(const Options& o) {
   return 0;
 }
 
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(pos);
+  const double f = pos - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+// Host time per launch in steady state. The W warm-up launches take CUPTI's and the collector's
+// one-time costs (first activity buffer, device buffers, lazy module work) out of the numbers; the
+// main thread is pinned only after CUDA (and an injected collector with its threads) started, so
+// those threads keep the whole CPU set. Each batch ends with a synchronize, outside its timing.
 int run_launch(const Options& o) {
   CHECK_CUDA(cudaSetDevice(0));
   spin_kernel<<<1, 32>>>(1000);
   CHECK_CUDA(cudaDeviceSynchronize());
-  const long batch = 256;  // 256 × U µs of GPU work per batch: the launch queue never fills
-  double launch_s = 0;
+  int pinned = -1;
+  if (o.cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<int>(o.cpu), &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0) pinned = static_cast<int>(o.cpu);
+  }
+  const uint64_t ns = static_cast<uint64_t>(o.us) * 1000;
+  auto batch_ns = [&](long n) {  // n launches, ns per launch; then waits for them
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < n; ++i) spin_kernel<<<1, 32>>>(ns);
+    const double s = seconds_since(t0);
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return s * 1e9 / static_cast<double>(n);
+  };
+  for (long done = 0; done < o.warmup; done += o.batch) batch_ns(std::min(o.batch, o.warmup - done));
+  // idle with every kernel complete: a periodic CUPTI flush (it only delivers buffers whose
+  // records are all complete) hands the warm-up's records over, as a real program's pauses do
+  if (o.settle_ms > 0) usleep(static_cast<useconds_t>(o.settle_ms) * 1000);
+  std::vector<double> per_batch;
+  double total_ns = 0;
   long done = 0;
   while (done < o.kernels) {
-    const long n = std::min(batch, o.kernels - done);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long i = 0; i < n; ++i) spin_kernel<<<1, 32>>>(static_cast<uint64_t>(o.us) * 1000);
-    launch_s += seconds_since(t0);
-    CHECK_CUDA(cudaDeviceSynchronize());
+    const long n = std::min(o.batch, o.kernels - done);
+    const double v = batch_ns(n);
+    if (n == o.batch) per_batch.push_back(v);
+    total_ns += v * static_cast<double>(n);
     done += n;
   }
-  std::printf("{\"mode\":\"launch\",\"kernels\":%ld,\"ns_per_launch\":%.1f,\"traced\":%d}\n", o.kernels,
-              launch_s * 1e9 / static_cast<double>(o.kernels), parascope_collector_status());
+  std::printf("{\"mode\":\"launch\",\"kernels\":%ld,\"warmup\":%ld,\"batch\":%ld,\"batches\":%zu,\"cpu\":%d,"
+              "\"ns_per_launch\":%.1f,\"p25\":%.1f,\"p75\":%.1f,\"mean\":%.1f,\"max\":%.1f,\"traced\":%d}\n",
+              o.kernels, o.warmup, o.batch, per_batch.size(), pinned, quantile(per_batch, 0.5), quantile(per_batch, 0.25),
+              quantile(per_batch, 0.75), total_ns / static_cast<double>(std::max(1L, o.kernels)),
+              per_batch.empty() ? 0.0 : *std::max_element(per_batch.begin(), per_batch.end()), parascope_collector_status());
   return 0;
 }
 
@@ -189,9 +313,8 @@ int run_probe(const Options& o) {
   CHECK_CUDA(cudaEventCreate(&a));
   CHECK_CUDA(cudaEventCreate(&b));
   auto* header = static_cast<parascope::ProbeBufferHeader*>(dev);
-  auto* records = reinterpret_cast<parascope::ProbeRecord*>(static_cast<char*>(dev) + sizeof(parascope::ProbeBufferHeader));
-  const int iters = 20000;  // ~ 50 µs per block on an H200
-  probe_kernel<<<static_cast<unsigned>(o.blocks), 128>>>(header, records, 10, false, sink);  // warm-up
+  const int iters = static_cast<int>(o.iters);  // ~ 90 µs per kernel on an H200 at 20 000
+  probe_kernel<<<static_cast<unsigned>(o.blocks), 128>>>(header, 10, false, sink);  // warm-up
   CHECK_CUDA(cudaDeviceSynchronize());
   double gpu_ms = 0;
   long submitted = 0, spans = 0;
@@ -199,7 +322,7 @@ int run_probe(const Options& o) {
     parascope::ProbeBufferHeader h{parascope::kProbeMagic, capacity, 0, static_cast<uint32_t>(k)};
     CHECK_CUDA(cudaMemcpy(dev, &h, sizeof h, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaEventRecord(a));
-    probe_kernel<<<static_cast<unsigned>(o.blocks), 128>>>(header, records, iters, o.probe, sink);
+    probe_kernel<<<static_cast<unsigned>(o.blocks), 128>>>(header, iters, o.probe, sink);
     CHECK_CUDA(cudaEventRecord(b));
     CHECK_CUDA(cudaEventSynchronize(b));
     float ms = 0;
@@ -216,6 +339,108 @@ int run_probe(const Options& o) {
   std::printf("{\"mode\":\"probe\",\"kernels\":%ld,\"blocks\":%ld,\"probe\":%s,\"gpu_ms_per_kernel\":%.4f,"
               "\"spans\":%ld,\"submitted\":%ld}\n",
               o.kernels, o.blocks, o.probe ? "true" : "false", gpu_ms / static_cast<double>(o.kernels), spans, submitted);
+  return 0;
+}
+
+// Probe cost: four variants of one kernel, launched round-robin back to back (no host work or
+// idle GPU between them, so clocks and caches treat them alike), each timed with events; the
+// header is reset by a memset outside the events. After the loop every probed variant's last
+// buffer must hold exactly blocks × spans-per-block records, each with a sane block, time order
+// and launch id.
+int run_probe_cost(const Options& o) {
+  CHECK_CUDA(cudaSetDevice(0));
+  constexpr int kVariants = 4;
+  const char* names[kVariants] = {"none", "v1", "span", "reserved"};
+  const int chunks = o.shape == "chunks" ? static_cast<int>(std::max(1L, o.chunks)) : 0;
+  const uint32_t per_block = chunks ? 2u * static_cast<uint32_t>(chunks) : 1u;
+  const uint32_t capacity = static_cast<uint32_t>(o.blocks) * per_block;
+  const size_t bytes = sizeof(parascope::ProbeBufferHeader) + capacity * sizeof(parascope::ProbeRecord);
+  char* buf[kVariants] = {};
+  for (auto& p : buf) CHECK_CUDA(cudaMalloc(&p, bytes));
+  float* sink = nullptr;
+  CHECK_CUDA(cudaMalloc(&sink, (1 + static_cast<size_t>(o.blocks) * 128) * sizeof(float)));
+  const int iters = static_cast<int>(o.iters);
+  const unsigned grid = static_cast<unsigned>(o.blocks);
+  auto launch = [&](int v, parascope::ProbeBufferHeader* h) {
+    switch (v) {
+      case 0: probe_cost_kernel<0><<<grid, 128>>>(h, iters, chunks, sink); break;
+      case 1: probe_cost_kernel<1><<<grid, 128>>>(h, iters, chunks, sink); break;
+      case 2: probe_cost_kernel<2><<<grid, 128>>>(h, iters, chunks, sink); break;
+      default: probe_cost_kernel<3><<<grid, 128>>>(h, iters, chunks, sink); break;
+    }
+  };
+  std::vector<parascope::ProbeBufferHeader> hdr(kVariants);
+  for (int v = 0; v < kVariants; ++v) {
+    hdr[v] = {parascope::kProbeMagic, capacity, 0, 0};
+    CHECK_CUDA(cudaMemcpy(buf[v], &hdr[v], sizeof hdr[v], cudaMemcpyHostToDevice));
+    launch(v, reinterpret_cast<parascope::ProbeBufferHeader*>(buf[v]));  // warm-up
+  }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const long n = o.kernels;
+  std::vector<cudaEvent_t> ev(static_cast<size_t>(2 * n * kVariants));
+  for (auto& e : ev) CHECK_CUDA(cudaEventCreate(&e));
+  for (long k = 0; k < n; ++k) {
+    for (int j = 0; j < kVariants; ++j) {
+      const int v = static_cast<int>((j + k) % kVariants);  // rotate which variant goes first
+      // next = 0 and launch_id = k for this launch, outside the timed region
+      probe_reset_kernel<<<1, 1>>>(reinterpret_cast<parascope::ProbeBufferHeader*>(buf[v]), static_cast<uint32_t>(k));
+      const size_t e = static_cast<size_t>(2 * (k * kVariants + v));
+      CHECK_CUDA(cudaEventRecord(ev[e]));
+      launch(v, reinterpret_cast<parascope::ProbeBufferHeader*>(buf[v]));
+      CHECK_CUDA(cudaEventRecord(ev[e + 1]));
+    }
+  }
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<std::vector<double>> ms(kVariants);
+  for (long k = 0; k < n; ++k)
+    for (int v = 0; v < kVariants; ++v) {
+      float t = 0;
+      const size_t e = static_cast<size_t>(2 * (k * kVariants + v));
+      CHECK_CUDA(cudaEventElapsedTime(&t, ev[e], ev[e + 1]));
+      ms[v].push_back(t);
+    }
+  const double base = quantile(ms[0], 0.5);
+  for (int v = 0; v < kVariants; ++v) {
+    std::vector<uint8_t> host(bytes);
+    CHECK_CUDA(cudaMemcpy(host.data(), buf[v], bytes, cudaMemcpyDeviceToHost));
+    parascope::ProbeBufferHeader back;
+    std::memcpy(&back, host.data(), sizeof back);
+    long bad = 0;
+    const uint32_t filled = std::min(back.next, back.capacity);
+    for (uint32_t i = 0; v > 0 && i < filled; ++i) {
+      parascope::ProbeRecord r;
+      std::memcpy(&r, host.data() + sizeof back + i * sizeof r, sizeof r);
+      bad += r.block >= static_cast<uint32_t>(o.blocks) || r.t_end_ns < r.t_start_ns || r.t_start_ns == 0 ||
+             r.launch_id != static_cast<uint32_t>(n - 1) || r.warp != 0xff;
+    }
+    const double med = quantile(ms[v], 0.5);
+    std::printf("{\"mode\":\"probe-cost\",\"shape\":\"%s\",\"chunks\":%d,\"blocks\":%ld,\"iters\":%d,"
+                "\"variant\":\"%s\",\"kernels\":%ld,\"ms_median\":%.5f,\"ms_p25\":%.5f,\"ms_p75\":%.5f,"
+                "\"overhead\":%.5f,\"spans_per_kernel\":%u,\"spans_expected\":%u,\"bad_records\":%ld}\n",
+                o.shape.c_str(), chunks, o.blocks, iters, names[v], n, med, quantile(ms[v], 0.25), quantile(ms[v], 0.75),
+                med / base - 1, v ? back.next : 0u, v ? capacity : 0u, bad);
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  for (auto& p : buf) cudaFree(p);
+  cudaFree(sink);
+  return 0;
+}
+
+int run_timer(const Options&) {
+  CHECK_CUDA(cudaSetDevice(0));
+  unsigned long long* d = nullptr;
+  CHECK_CUDA(cudaMalloc(&d, 3 * sizeof *d));
+  timer_kernel<<<1, 1>>>(d);
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  timer_kernel<<<1, 1>>>(d);  // the second run: code and clocks warm
+  unsigned long long h[3] = {};
+  CHECK_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  std::printf("{\"mode\":\"timer\",\"min_step_ns\":%llu,\"steps_in_4096_reads\":%llu,\"cycles_per_read\":%.1f,"
+              "\"traced\":%d}\n",
+              h[0], h[1], static_cast<double>(h[2]) / 4096.0, parascope_collector_status());
+  cudaFree(d);
   return 0;
 }
 
@@ -270,6 +495,8 @@ int main(int argc, char** argv) {
   if (o.mode == "launch") return run_launch(o);
   if (o.mode == "crash") return run_crash(o);
   if (o.mode == "probe") return run_probe(o);
+  if (o.mode == "probe-cost") return run_probe_cost(o);
+  if (o.mode == "timer") return run_timer(o);
   if (o.mode == "peer") return run_peer(o);
   if (o.mode == "graph") return run_graph(o);
   std::fprintf(stderr, "unknown mode %s\n", o.mode.c_str());
