@@ -17,5 +17,6 @@ int run_record(const VerbArgs& args);
 int run_simulate(const VerbArgs& args);
 int run_calibrate(const VerbArgs& args);
 int run_window(const VerbArgs& args);
+int run_whatif(const VerbArgs& args);
 
 }  // namespace parascope::cli
