@@ -136,7 +136,7 @@ std::string time_or_dash(TimeNs v) { return v > 0 ? format_duration(v) : "-"; }
 
 void print_graph(const whatif::DepGraph& g) {
   size_t host = 0, gpu = 0, threads = 0, streams = 0;
-  for (const auto& n : g.nodes) (n.kind == whatif::NodeKind::kHostCall ? host : gpu) += !n.removed;
+  for (const auto& n : g.nodes) (n.kind == whatif::NodeType::kHostCall ? host : gpu) += !n.removed;
   for (const auto& l : g.lanes) (l.kind == whatif::LaneKind::kThread ? threads : streams)++;
   const auto& d = g.diagnostics;
   auto e = [&](whatif::EdgeKind k) { return d.edges_by_kind[static_cast<int>(k)]; };
@@ -255,7 +255,7 @@ JsonValue graph_json(const whatif::DepGraph& g) {
   for (int k = 0; k < static_cast<int>(whatif::EdgeKind::kCount); ++k)
     edges.set(std::string(whatif::to_string(static_cast<whatif::EdgeKind>(k))), JsonValue::number(static_cast<int64_t>(d.edges_by_kind[k])));
   size_t host = 0, gpu = 0;
-  for (const auto& n : g.nodes) (n.kind == whatif::NodeKind::kHostCall ? host : gpu) += !n.removed;
+  for (const auto& n : g.nodes) (n.kind == whatif::NodeType::kHostCall ? host : gpu) += !n.removed;
   JsonValue unmatched = JsonValue::array();
   for (const auto& u : d.unmatched)
     unmatched.push(JsonValue::object({{"op", JsonValue::string(g.names[g.nodes[u.node].name])},

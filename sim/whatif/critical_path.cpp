@@ -50,13 +50,13 @@ CriticalPath critical_path(const DepGraph& g, const ReplayResult& r) {
     const TimeNs len = s.end - s.start;
     covered += len;
     switch (g.nodes[s.node].kind) {
-      case NodeKind::kCompute: p.compute_ns += len; break;
-      case NodeKind::kCollective:
-      case NodeKind::kPeerCopy:
-      case NodeKind::kFused: p.communication_ns += len; break;
-      case NodeKind::kHostCall: p.host_ns += len; break;
-      case NodeKind::kCopy:
-      case NodeKind::kMemset: p.memory_ns += len; break;
+      case NodeType::kCompute: p.compute_ns += len; break;
+      case NodeType::kCollective:
+      case NodeType::kPeerCopy:
+      case NodeType::kFused: p.communication_ns += len; break;
+      case NodeType::kHostCall: p.host_ns += len; break;
+      case NodeType::kCopy:
+      case NodeType::kMemset: p.memory_ns += len; break;
     }
     p.segments.push_back(s);
     const auto proc = static_cast<int32_t>(g.nodes[s.node].process);

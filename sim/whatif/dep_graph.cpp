@@ -15,15 +15,15 @@
 
 namespace parascope::whatif {
 
-std::string_view to_string(NodeKind k) {
+std::string_view to_string(NodeType k) {
   switch (k) {
-    case NodeKind::kHostCall: return "host call";
-    case NodeKind::kCompute: return "compute";
-    case NodeKind::kCollective: return "collective";
-    case NodeKind::kCopy: return "copy";
-    case NodeKind::kPeerCopy: return "peer copy";
-    case NodeKind::kMemset: return "memset";
-    case NodeKind::kFused: return "fused";
+    case NodeType::kHostCall: return "host call";
+    case NodeType::kCompute: return "compute";
+    case NodeType::kCollective: return "collective";
+    case NodeType::kCopy: return "copy";
+    case NodeType::kPeerCopy: return "peer copy";
+    case NodeType::kMemset: return "memset";
+    case NodeType::kFused: return "fused";
   }
   return "?";
 }
@@ -173,8 +173,9 @@ class Builder {
     return it == node_of_.end() ? -1 : static_cast<int32_t>(it->second);
   }
   TimeNs end_of(uint32_t n) const { return g_.nodes[n].start + g_.nodes[n].dur; }
-  // The GPU op launched most recently before `time` by `process`, on a lane other than `skip_lane`.
-  int32_t last_launched_before(uint32_t process, TimeNs time, int64_t skip_lane) const;
+  // The GPU op launched most recently before `time` by `process` (from host lane `thread` when
+  // >= 0: an event records what its own thread enqueued), on a lane other than `skip_lane`.
+  int32_t last_launched_before(uint32_t process, TimeNs time, int64_t skip_lane, int64_t thread = -1) const;
   int32_t first_launched_after(uint32_t process, TimeNs time, int64_t lane) const;
 
   const Trace& t_;
@@ -257,7 +258,7 @@ void Builder::add_host_lanes() {
         continue;
       }
       Node n;
-      n.kind = NodeKind::kHostCall;
+      n.kind = NodeType::kHostCall;
       n.lane = lane_id;
       n.process = lane.process;
       n.name = g_.intern(t_.str(s.name[i]));
@@ -293,19 +294,19 @@ void Builder::add_gpu_lanes() {
       const SliceKind k = s.ref[i].kind();
       Node n;
       if (k == SliceKind::kKernel) {
-        n.kind = classify_.is_communication(ti, i) ? NodeKind::kCollective : NodeKind::kCompute;
+        n.kind = classify_.is_communication(ti, i) ? NodeType::kCollective : NodeType::kCompute;
         if (s.ref[i].has_detail()) {
           const KernelInfo& ki = t_.kernel(s.ref[i]);
           n.from_graph = ki.graph_id != 0;
-          if (const LaunchConfig* lc = t_.launch_config(ki); lc && n.kind == NodeKind::kCompute)
+          if (const LaunchConfig* lc = t_.launch_config(ki); lc && n.kind == NodeType::kCompute)
             n.fills_gpu = fills_gpu(*lc, g_.devices[static_cast<size_t>(dev)].sm_count);
         }
       } else if (k == SliceKind::kMemcpy) {
         const MemcpyInfo& m = t_.memcpy(s.ref[i]);
         const bool peer = m.src_device != kNoDevice && m.dst_device != kNoDevice && m.src_device != m.dst_device;
-        n.kind = peer ? NodeKind::kPeerCopy : NodeKind::kCopy;
+        n.kind = peer ? NodeType::kPeerCopy : NodeType::kCopy;
       } else if (k == SliceKind::kMemset) {
-        n.kind = NodeKind::kMemset;
+        n.kind = NodeType::kMemset;
       } else {
         continue;  // syncs, annotations: not work
       }
@@ -330,7 +331,7 @@ void Builder::add_launch_edges() {
   for (const Flow& f : t_.flows) {
     if (f.kind != FlowKind::kLaunch) continue;
     const int32_t a = node_of(f.from), k = node_of(f.to);
-    if (a < 0 || k < 0 || g_.nodes[static_cast<size_t>(a)].kind != NodeKind::kHostCall || !is_gpu(g_.nodes[static_cast<size_t>(k)].kind))
+    if (a < 0 || k < 0 || g_.nodes[static_cast<size_t>(a)].kind != NodeType::kHostCall || !is_gpu(g_.nodes[static_cast<size_t>(k)].kind))
       continue;
     launch_of_[static_cast<size_t>(k)] = a;
   }
@@ -338,7 +339,7 @@ void Builder::add_launch_edges() {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> api_by_corr;
   for (uint32_t n = 0; n < g_.nodes.size(); ++n) {
     const Node& node = g_.nodes[n];
-    if (node.kind != NodeKind::kHostCall) continue;
+    if (node.kind != NodeType::kHostCall) continue;
     const SliceRef ref = t_.tracks[node.source.track].slices.ref[node.source.index];
     if (ref.has_detail() && t_.api_calls[ref.index()].correlation)
       api_by_corr.emplace(std::make_pair(node.process, t_.api_calls[ref.index()].correlation), n);
@@ -370,7 +371,7 @@ void Builder::add_launch_edges() {
     });
 }
 
-int32_t Builder::last_launched_before(uint32_t process, TimeNs time, int64_t skip_lane) const {
+int32_t Builder::last_launched_before(uint32_t process, TimeNs time, int64_t skip_lane, int64_t thread) const {
   auto it = launched_.find(process);
   if (it == launched_.end()) return -1;
   const auto& list = it->second;
@@ -379,7 +380,9 @@ int32_t Builder::last_launched_before(uint32_t process, TimeNs time, int64_t ski
   });
   for (int steps = 0; pos != list.begin() && steps < 256; ++steps) {
     --pos;
-    if (static_cast<int64_t>(g_.nodes[*pos].lane) != skip_lane) return static_cast<int32_t>(*pos);
+    if (static_cast<int64_t>(g_.nodes[*pos].lane) == skip_lane) continue;
+    if (thread >= 0 && static_cast<int64_t>(g_.nodes[static_cast<size_t>(launch_of_[*pos])].lane) != thread) continue;
+    return static_cast<int32_t>(*pos);
   }
   return -1;
 }
@@ -559,7 +562,7 @@ void Builder::add_sync_and_event_edges() {
         if (dep >= 0) block_on(h, {static_cast<uint32_t>(dep)}, inferred);
       } else if (is_event_sync(name)) {
         if (last_record >= 0) {
-          const int32_t j = last_launched_before(p, g_.nodes[static_cast<size_t>(last_record)].start, -1);
+          const int32_t j = last_launched_before(p, g_.nodes[static_cast<size_t>(last_record)].start, -1, host.lane);
           if (j >= 0) block_on(h, {static_cast<uint32_t>(j)}, true);
         }
       } else if (is_stream_wait(name)) {
@@ -577,7 +580,7 @@ void Builder::add_sync_and_event_edges() {
           if (k >= 0) target = g_.nodes[static_cast<size_t>(k)].lane;
         }
         if (k < 0) continue;
-        const int32_t j = last_launched_before(p, g_.nodes[static_cast<size_t>(last_record)].start, target);
+        const int32_t j = last_launched_before(p, g_.nodes[static_cast<size_t>(last_record)].start, target, host.lane);
         if (j < 0) continue;
         const Node& jn = g_.nodes[static_cast<size_t>(j)];
         const Node& kn = g_.nodes[static_cast<size_t>(k)];
@@ -591,7 +594,7 @@ void Builder::add_sync_and_event_edges() {
       } else if (is_sync_copy(name)) {
         std::vector<uint32_t> deps;
         for (const Edge& e : g_.edges)
-          if (e.from == h && (e.kind == EdgeKind::kLaunch) && g_.nodes[e.to].kind != NodeKind::kCompute) deps.push_back(e.to);
+          if (e.from == h && (e.kind == EdgeKind::kLaunch) && g_.nodes[e.to].kind != NodeType::kCompute) deps.push_back(e.to);
         if (!deps.empty()) block_on(h, deps, false);
       }
     }
@@ -637,7 +640,7 @@ void Builder::add_collectives() {
     const auto gi = static_cast<int32_t>(g_.groups.size());
     for (uint32_t n : members) {
       g_.nodes[n].group = gi;
-      g_.nodes[n].kind = NodeKind::kCollective;
+      g_.nodes[n].kind = NodeType::kCollective;
     }
     if (grp.complete) {
       ++g_.diagnostics.complete_groups;
@@ -699,7 +702,7 @@ void Builder::add_unannotated_comm() {
   std::map<uint32_t, std::map<uint32_t, std::vector<uint32_t>>> by_name;  // name -> process -> nodes
   for (const Lane& lane : g_.lanes)
     for (uint32_t n : lane.nodes)
-      if ((g_.nodes[n].kind == NodeKind::kCollective) && g_.nodes[n].group < 0) by_name[g_.nodes[n].name][g_.nodes[n].process].push_back(n);
+      if ((g_.nodes[n].kind == NodeType::kCollective) && g_.nodes[n].group < 0) by_name[g_.nodes[n].name][g_.nodes[n].process].push_back(n);
   for (auto& [name, per_process] : by_name) {
     for (auto& [p, list] : per_process)
       std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) { return g_.nodes[a].start < g_.nodes[b].start; });
@@ -751,11 +754,11 @@ void Builder::add_unannotated_comm() {
   // Every remaining communication node or peer copy: a group of its own.
   for (uint32_t n = 0; n < g_.nodes.size(); ++n) {
     Node& node = g_.nodes[n];
-    if (node.group >= 0 || (node.kind != NodeKind::kCollective && node.kind != NodeKind::kPeerCopy)) continue;
+    if (node.group >= 0 || (node.kind != NodeType::kCollective && node.kind != NodeType::kPeerCopy)) continue;
     CommGroup grp;
     grp.members = {n};
-    grp.complete = node.kind == NodeKind::kPeerCopy;
-    if (node.kind == NodeKind::kPeerCopy) {
+    grp.complete = node.kind == NodeType::kPeerCopy;
+    if (node.kind == NodeType::kPeerCopy) {
       const MemcpyInfo& m = t_.memcpy(t_.tracks[node.source.track].slices.ref[node.source.index]);
       grp.spec.op = CollectiveOp::kSendRecv;
       grp.spec.mechanism = Mechanism::kCopyEngine;
@@ -831,13 +834,13 @@ void Builder::add_steps() {
   auto step_at = [&](uint32_t process, TimeNs t) {
     for (size_t s = 0; s < g_.steps.size(); ++s)
       for (const StepRange& r : g_.steps[s].ranges)
-        if (r.process == process && t >= r.start && t <= r.end) return static_cast<int32_t>(s);
+        if (r.process == process && t >= r.start && t < r.end) return static_cast<int32_t>(s);
     return -1;
   };
   for (uint32_t n = 0; n < g_.nodes.size(); ++n)
-    if (g_.nodes[n].kind == NodeKind::kHostCall) g_.nodes[n].step = step_at(g_.nodes[n].process, g_.nodes[n].start);
+    if (g_.nodes[n].kind == NodeType::kHostCall) g_.nodes[n].step = step_at(g_.nodes[n].process, g_.nodes[n].start);
   for (uint32_t n = 0; n < g_.nodes.size(); ++n) {
-    if (g_.nodes[n].kind == NodeKind::kHostCall) continue;
+    if (g_.nodes[n].kind == NodeType::kHostCall) continue;
     g_.nodes[n].step = launch_of_[n] >= 0 ? g_.nodes[static_cast<size_t>(launch_of_[n])].step : step_at(g_.nodes[n].process, g_.nodes[n].start);
   }
 }
@@ -845,7 +848,7 @@ void Builder::add_steps() {
 void Builder::measure_overlap() {
   const std::vector<DeviceActivity> activity = device_activity(t_, classify_);
   for (Node& n : g_.nodes) {
-    if (n.kind != NodeKind::kCompute) continue;
+    if (n.kind != NodeType::kCompute) continue;
     const uint32_t td = g_.devices[static_cast<size_t>(n.device)].trace_device;
     if (td < activity.size()) n.comm_overlap = activity[td].sets.communication.overlap(n.start, n.start + n.dur);
   }
@@ -896,7 +899,7 @@ void Builder::check_unexplained() {
   // Compute kernels per device in start order, to find the one a late kernel waited behind.
   std::map<int32_t, std::vector<uint32_t>> computes;
   for (uint32_t n = 0; n < g_.nodes.size(); ++n)
-    if (g_.nodes[n].kind == NodeKind::kCompute) computes[g_.nodes[n].device].push_back(n);
+    if (g_.nodes[n].kind == NodeType::kCompute) computes[g_.nodes[n].device].push_back(n);
   for (auto& [d, v] : computes) std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return g_.nodes[a].start < g_.nodes[b].start; });
   for (uint32_t n = 0; n < g_.nodes.size(); ++n) {
     const Node& node = g_.nodes[n];
@@ -906,7 +909,7 @@ void Builder::check_unexplained() {
     // Another stream's compute kernel that was running when n could have started and ended
     // about when n did: n waited for its SMs.
     int32_t holder = -1;
-    if (node.kind != NodeKind::kCopy && node.kind != NodeKind::kPeerCopy) {
+    if (node.kind != NodeType::kCopy && node.kind != NodeType::kPeerCopy) {
       const auto& list = computes[node.device];
       for (uint32_t c : list) {
         const Node& cn = g_.nodes[c];
@@ -969,7 +972,7 @@ void break_cycles(DepGraph& g) {
       uint32_t to;
       int64_t tag;  // >= 0: edge index; -1: internal or lane; <= -2: group -2 - gi
     };
-    std::vector<std::vector<Arc>> adj(nv);
+    std::vector<std::vector<Arc>> adj(nv), radj(nv);
     for (uint32_t n = 0; n < n_nodes; ++n) adj[2 * n].push_back({2 * n + 1, -1});
     for (const Lane& lane : g.lanes)
       for (size_t i = 1; i < lane.nodes.size(); ++i) adj[2 * lane.nodes[i - 1] + 1].push_back({2 * lane.nodes[i], -1});
@@ -990,8 +993,11 @@ void break_cycles(DepGraph& g) {
       }
     }
     std::vector<uint32_t> indeg(nv, 0);
-    for (const auto& arcs : adj)
-      for (const Arc& a : arcs) ++indeg[a.to];
+    for (uint32_t from = 0; from < nv; ++from)
+      for (const Arc& a : adj[from]) {
+        ++indeg[a.to];
+        radj[a.to].push_back({from, a.tag});
+      }
     std::vector<uint32_t> queue;
     for (uint32_t v = 0; v < nv; ++v)
       if (!indeg[v]) queue.push_back(v);
@@ -999,24 +1005,26 @@ void break_cycles(DepGraph& g) {
       for (const Arc& a : adj[queue[i]])
         if (--indeg[a.to] == 0) queue.push_back(a.to);
     if (queue.size() == nv) return;
-    // A cycle among the remaining vertices: walk forward until a vertex repeats.
+    // A cycle among the remaining vertices: every one of them has a remaining predecessor, so
+    // walking backwards must repeat a vertex.
     uint32_t v = 0;
     while (indeg[v] == 0) ++v;
     std::vector<int32_t> seen_at(nv, -1);
-    std::vector<std::pair<uint32_t, int64_t>> path;  // vertex, tag of the arc taken from it
+    std::vector<std::pair<uint32_t, int64_t>> path;  // vertex, tag of the arc into it
     while (seen_at[v] < 0) {
       seen_at[v] = static_cast<int32_t>(path.size());
-      const Arc* next = nullptr;
-      for (const Arc& a : adj[v])
+      const Arc* prev = nullptr;
+      for (const Arc& a : radj[v])
         if (indeg[a.to] > 0) {
-          next = &a;
+          prev = &a;
           break;
         }
-      path.push_back({v, next->tag});
-      v = next->to;
+      path.push_back({v, prev->tag});
+      v = prev->to;
     }
     CycleReport report;
     std::vector<std::pair<uint32_t, int64_t>> cycle(path.begin() + seen_at[v], path.end());
+    std::reverse(cycle.begin(), cycle.end());
     for (const auto& [vertex, tag] : cycle)
       if (vertex < base && (report.nodes.empty() || report.nodes.back() != vertex / 2)) report.nodes.push_back(vertex / 2);
     int64_t victim = INT64_MIN;

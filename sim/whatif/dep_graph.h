@@ -17,7 +17,7 @@
 
 namespace parascope::whatif {
 
-enum class NodeKind : uint8_t {
+enum class NodeType : uint8_t {
   kHostCall,    // a CUDA runtime/driver call on a CPU thread
   kCompute,     // a GPU kernel that is not communication
   kCollective,  // a communication kernel, member of a cross-rank group
@@ -26,8 +26,8 @@ enum class NodeKind : uint8_t {
   kMemset,
   kFused,       // a GEMM fused with its collective (made by the fuse transform)
 };
-std::string_view to_string(NodeKind k);
-inline bool is_gpu(NodeKind k) { return k != NodeKind::kHostCall; }
+std::string_view to_string(NodeType k);
+inline bool is_gpu(NodeType k) { return k != NodeType::kHostCall; }
 
 enum class LaneKind : uint8_t { kThread, kStream };
 
@@ -84,7 +84,7 @@ struct CommGroup {
 };
 
 struct Node {
-  NodeKind kind = NodeKind::kCompute;
+  NodeType kind = NodeType::kCompute;
   uint32_t lane = 0;
   int32_t device = -1;            // index into DepGraph::devices, -1 for host calls
   uint32_t process = 0;           // index into DepGraph::processes

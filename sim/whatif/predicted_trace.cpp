@@ -89,9 +89,9 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
     if (node.removed || r.start[n] < 0 || r.end[n] < r.start[n]) continue;
     SliceRef ref;
     switch (node.kind) {
-      case NodeKind::kHostCall: ref = b.add_api_call(ApiInfo{static_cast<uint32_t>(n + 1), 0, 0}); break;
-      case NodeKind::kCopy:
-      case NodeKind::kPeerCopy: {
+      case NodeType::kHostCall: ref = b.add_api_call(ApiInfo{static_cast<uint32_t>(n + 1), 0, 0}); break;
+      case NodeType::kCopy:
+      case NodeType::kPeerCopy: {
         MemcpyInfo m;
         if (measured && node.source.valid()) {
           const SliceRef src = measured->tracks[node.source.track].slices.ref[node.source.index];
@@ -110,7 +110,7 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
         ref = b.add_memcpy(m);
         break;
       }
-      case NodeKind::kMemset: ref = b.add_memset(MemsetInfo{}); break;
+      case NodeType::kMemset: ref = b.add_memset(MemsetInfo{}); break;
       default: {
         KernelInfo k;
         k.correlation = static_cast<uint32_t>(n + 1);

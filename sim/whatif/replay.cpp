@@ -49,7 +49,7 @@ struct GpuState {
   std::vector<uint32_t> blocked;    // kernels waiting for a fills_gpu kernel to end
 };
 
-bool is_kernel(NodeKind k) { return k == NodeKind::kCompute || k == NodeKind::kCollective || k == NodeKind::kFused; }
+bool is_kernel(NodeType k) { return k == NodeType::kCompute || k == NodeType::kCollective || k == NodeType::kFused; }
 
 class Engine {
  public:
@@ -178,10 +178,10 @@ void Engine::start(uint32_t n, TimeNs t) {
     if (e.timing == EdgeTiming::kStartToStart) satisfy_start(e.to, t + e.lag, static_cast<int32_t>(n), Cause::kEdge);
   }
   switch (node.kind) {
-    case NodeKind::kHostCall:
+    case NodeType::kHostCall:
       push(t + host_scaled(node.work), EvType::kWorkDone, n, 0);
       break;
-    case NodeKind::kCompute: {
+    case NodeType::kCompute: {
       GpuState& s = gpus_[static_cast<size_t>(node.device)];
       remaining_[n] = static_cast<double>(node.work);
       since_[n] = t;
@@ -192,13 +192,13 @@ void Engine::start(uint32_t n, TimeNs t) {
       push(t + static_cast<TimeNs>(std::ceil(remaining_[n] / rate_[n])), EvType::kWorkDone, n, version_[n]);
       break;
     }
-    case NodeKind::kCopy:
-    case NodeKind::kMemset:
+    case NodeType::kCopy:
+    case NodeType::kMemset:
       push(t + node.work, EvType::kWorkDone, n, 0);
       break;
-    case NodeKind::kCollective:
-    case NodeKind::kPeerCopy:
-    case NodeKind::kFused: {
+    case NodeType::kCollective:
+    case NodeType::kPeerCopy:
+    case NodeType::kFused: {
       const auto ii = static_cast<uint32_t>(instance_of_[n]);
       Instance& in = instances_[ii];
       GpuState& s = gpus_[static_cast<size_t>(node.device)];
@@ -237,7 +237,7 @@ void Engine::finish(uint32_t n, TimeNs t) {
 
 void Engine::work_done(uint32_t n, TimeNs t) {
   const Node& node = g_.nodes[n];
-  if (node.kind == NodeKind::kCompute) {
+  if (node.kind == NodeType::kCompute) {
     GpuState& s = gpus_[static_cast<size_t>(node.device)];
     s.computes.erase(std::find(s.computes.begin(), s.computes.end(), n));
     if (--s.computing == 0)
@@ -334,7 +334,7 @@ ReplayResult Engine::run() {
   for (size_t n = 0; n < n_nodes; ++n) {
     const Node& node = g_.nodes[n];
     if (node.removed) continue;
-    const bool comm = node.kind == NodeKind::kCollective || node.kind == NodeKind::kPeerCopy || node.kind == NodeKind::kFused;
+    const bool comm = node.kind == NodeType::kCollective || node.kind == NodeType::kPeerCopy || node.kind == NodeType::kFused;
     if (comm && instance_of_[n] < 0) {  // a communication node outside every group: runs alone, measured
       Instance in;
       in.members = {static_cast<uint32_t>(n)};
@@ -356,7 +356,7 @@ ReplayResult Engine::run() {
     switch (e.type) {
       case EvType::kStart: start(e.id, e.t); break;
       case EvType::kWorkDone:
-        if (g_.nodes[e.id].kind == NodeKind::kCompute && e.version != version_[e.id]) break;
+        if (g_.nodes[e.id].kind == NodeType::kCompute && e.version != version_[e.id]) break;
         work_done(e.id, e.t);
         break;
       case EvType::kFinishAt:

@@ -58,7 +58,7 @@ std::vector<int32_t> launchers(const DepGraph& g) {
 
 bool lane_has_compute(const DepGraph& g, const Lane& lane) {
   for (uint32_t n : lane.nodes)
-    if (g.nodes[n].kind == NodeKind::kCompute) return true;
+    if (g.nodes[n].kind == NodeType::kCompute) return true;
   return false;
 }
 
@@ -69,7 +69,7 @@ int32_t main_lane(const DepGraph& g, int32_t device) {
   for (uint32_t l = 0; l < g.lanes.size(); ++l) {
     if (g.lanes[l].kind != LaneKind::kStream || g.lanes[l].device != device) continue;
     size_t c = 0;
-    for (uint32_t n : g.lanes[l].nodes) c += g.nodes[n].kind == NodeKind::kCompute;
+    for (uint32_t n : g.lanes[l].nodes) c += g.nodes[n].kind == NodeType::kCompute;
     if (c > most || best < 0) {
       most = c;
       best = static_cast<int32_t>(l);
@@ -144,7 +144,7 @@ std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel
   for (const CommGroup& grp : g.groups)
     if (sel.matches(grp))
       for (uint32_t m : grp.members)
-        if (!g.nodes[m].removed && g.nodes[m].kind == NodeKind::kCollective) members.push_back(m);
+        if (!g.nodes[m].removed && g.nodes[m].kind == NodeType::kCollective) members.push_back(m);
   std::sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) { return g.nodes[a].start < g.nodes[b].start; });
   for (uint32_t m : members) {
     const uint32_t old_lane = g.nodes[m].lane;
@@ -205,7 +205,7 @@ std::string serialize_collectives(DepGraph& g, const CommSelector& sel) {
   for (const CommGroup& grp : g.groups)
     if (sel.matches(grp))
       for (uint32_t m : grp.members)
-        if (!g.nodes[m].removed && g.nodes[m].kind == NodeKind::kCollective) members.push_back(m);
+        if (!g.nodes[m].removed && g.nodes[m].kind == NodeType::kCollective) members.push_back(m);
   std::sort(members.begin(), members.end(),
             [&](uint32_t a, uint32_t b) { return launch_time(g, a, launcher) < launch_time(g, b, launcher); });
   for (uint32_t m : members) {
@@ -220,13 +220,14 @@ std::string serialize_collectives(DepGraph& g, const CommSelector& sel) {
     g.nodes[m].lane = static_cast<uint32_t>(target);
     ++moved;
   }
-  // Waits between a moved collective and its new stream are plain stream order now.
+  // Waits between a moved collective and its new stream are plain stream order now, and two
+  // kernels of one stream never compete for SMs (dispatch edges).
   std::vector<Edge> kept;
   for (const Edge& e : g.edges) {
+    const bool same_lane = !g.nodes[e.from].removed && !g.nodes[e.to].removed && g.nodes[e.from].lane == g.nodes[e.to].lane;
+    if (same_lane && e.kind == EdgeKind::kDispatch) continue;
     const bool wait = e.kind == EdgeKind::kEventWait || e.kind == EdgeKind::kJoin;
-    if (wait && g.nodes[e.from].lane == g.nodes[e.to].lane && !g.nodes[e.from].removed &&
-        position_in_lane(g, e.from) < position_in_lane(g, e.to))
-      continue;
+    if (wait && same_lane && position_in_lane(g, e.from) < position_in_lane(g, e.to)) continue;
     kept.push_back(e);
   }
   g.edges = std::move(kept);
@@ -241,7 +242,7 @@ std::string split_collectives(DepGraph& g, const CommSelector& sel, int parts) {
     if (!sel.matches(g.groups[gi])) continue;
     const std::vector<uint32_t> members = g.groups[gi].members;
     bool live = !members.empty();
-    for (uint32_t m : members) live = live && !g.nodes[m].removed && g.nodes[m].kind == NodeKind::kCollective;
+    for (uint32_t m : members) live = live && !g.nodes[m].removed && g.nodes[m].kind == NodeType::kCollective;
     if (!live) continue;
     g.groups[gi].spec.bytes /= parts;
     std::vector<int32_t> new_groups;
@@ -296,7 +297,7 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
     const CommGroup& grp = g.groups[gi];
     if (!sel.matches(grp) || grp.members.empty() || grp.measured_only) continue;
     bool live = true;
-    for (uint32_t m : grp.members) live = live && !g.nodes[m].removed && g.nodes[m].kind == NodeKind::kCollective;
+    for (uint32_t m : grp.members) live = live && !g.nodes[m].removed && g.nodes[m].kind == NodeType::kCollective;
     if (live) order.push_back(gi);
   }
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -356,8 +357,8 @@ std::string scale_kernels(DepGraph& g, KernelClass cls, double factor) {
   for (Node& node : g.nodes) {
     if (node.removed) continue;
     bool hit = false;
-    if (cls == KernelClass::kMemory) hit = node.kind == NodeKind::kCopy || node.kind == NodeKind::kMemset;
-    else if (node.kind == NodeKind::kCompute) hit = cls == KernelClass::kAll || kernel_class_of(g.names[node.name]) == cls;
+    if (cls == KernelClass::kMemory) hit = node.kind == NodeType::kCopy || node.kind == NodeType::kMemset;
+    else if (node.kind == NodeType::kCompute) hit = cls == KernelClass::kAll || kernel_class_of(g.names[node.name]) == cls;
     if (!hit) continue;
     node.work = static_cast<TimeNs>(std::llround(static_cast<double>(node.work) * factor));
     ++n;
@@ -377,13 +378,13 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
     // the GEMM right after (all-gather) or right before (reduce-scatter) on every rank
     std::vector<uint32_t> gemms;
     for (uint32_t m : grp.members) {
-      if (g.nodes[m].removed || g.nodes[m].kind != NodeKind::kCollective) break;
+      if (g.nodes[m].removed || g.nodes[m].kind != NodeType::kCollective) break;
       const auto& nodes = g.lanes[g.nodes[m].lane].nodes;
       const size_t pos = position_in_lane(g, m);
       const size_t other = ag ? pos + 1 : pos - 1;
       if ((ag && pos + 1 >= nodes.size()) || (!ag && pos == 0)) break;
       const Node& cand = g.nodes[nodes[other]];
-      if (cand.kind != NodeKind::kCompute || kernel_class_of(g.names[cand.name]) != KernelClass::kGemm) break;
+      if (cand.kind != NodeType::kCompute || kernel_class_of(g.names[cand.name]) != KernelClass::kGemm) break;
       gemms.push_back(nodes[other]);
     }
     if (gemms.size() != grp.members.size()) continue;
@@ -413,7 +414,7 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
       Node& node = g.nodes[m];
       const std::string name = ag ? std::string(g.names[node.name]) + " + " + std::string(g.names[g.nodes[x].name])
                                   : std::string(g.names[g.nodes[x].name]) + " + " + std::string(g.names[node.name]);
-      node.kind = NodeKind::kFused;
+      node.kind = NodeType::kFused;
       node.name = g.intern(name + " (fused)");
       node.dur += g.nodes[x].dur;
       if (!ag) {
@@ -521,7 +522,7 @@ std::string scale_out(DepGraph& g, int gpus, Parallelism par) {
   }
   if (shrink_work)
     for (Node& n : g.nodes)
-      if (n.kind == NodeKind::kCompute) n.work = static_cast<TimeNs>(std::llround(static_cast<double>(n.work) * shrink));
+      if (n.kind == NodeType::kCompute) n.work = static_cast<TimeNs>(std::llround(static_cast<double>(n.work) * shrink));
   static constexpr const char* kNames[] = {"data", "tensor", "pipeline", "expert"};
   return "scaled " + std::to_string(traced) + " -> " + std::to_string(gpus) + " GPUs (" + kNames[static_cast<int>(par)] + "-parallel)";
 }

@@ -32,7 +32,7 @@ std::string platform_key(const Topology& t, const sim::PlatformOptions& po) {
   return t.name + "#" + std::to_string(t.gpu_count()) + "#" + std::to_string(t.links.size()) + buf;
 }
 
-std::string kind_name(NodeKind k) { return std::string(to_string(k)); }
+std::string kind_name(NodeType k) { return std::string(to_string(k)); }
 
 // Per (step, process): the host nodes and GPU nodes of the step.
 struct StepNodes {
@@ -75,15 +75,15 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     std::vector<uint32_t> held(g.devices.size(), 0);
     const auto default_channels = static_cast<uint32_t>(defaults.get_int("channels"));
     for (const CommGroup& grp : g.groups) {
-      uint32_t sms = default_channels;
-      if (!grp.measured_only) {
+      uint32_t sms = grp.spec.channels ? grp.spec.channels : default_channels;
+      if (!grp.measured_only && !grp.spec.channels) {
         const auto t = model.timing(grp.spec);
         if (t->error.empty()) sms = t->sms;
       }
       for (uint32_t m : grp.members) held[static_cast<size_t>(g.nodes[m].device)] = std::max(held[static_cast<size_t>(g.nodes[m].device)], sms);
     }
     for (Node& n : g.nodes) {
-      if (n.kind != NodeKind::kCompute || n.comm_overlap <= 0) continue;
+      if (n.kind != NodeType::kCompute || n.comm_overlap <= 0) continue;
       const GraphDevice& d = g.devices[static_cast<size_t>(n.device)];
       const double total = d.sm_count ? d.sm_count : 132;
       const double h = std::min<double>(held[static_cast<size_t>(n.device)], total - 1);
@@ -150,7 +150,10 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     }
     timings[gi] = t;
     work[gi].duration = t->duration;
-    work[gi].sms = t->sms;
+    // SMs held: the traced kernel's CTAs (one per NCCL channel) unless the knobs change them.
+    const sim::KnobSettings& k = sel.matches(grp) ? knobs : base_knobs;
+    const bool retuned = k.is_set("channels") || k.is_set("num_comm_sms");
+    work[gi].sms = !retuned && grp.spec.channels > 0 && grp.spec.gemm_m == 0 ? grp.spec.channels : t->sms;
   }
   if (failed)
     sum.warnings.push_back(std::to_string(failed) + " collectives could not be simulated (first: " + failure +
@@ -176,7 +179,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     const Node& node = g.nodes[n];
     if (node.removed || node.step < 0 || r.end[n] < 0) continue;
     auto& sn = by_step[{node.step, node.process}];
-    (node.kind == NodeKind::kHostCall ? sn.host : sn.gpu).push_back(n);
+    (node.kind == NodeType::kHostCall ? sn.host : sn.gpu).push_back(n);
   }
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_max;      // step -> (measured, replay) max over processes
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_gpu_max;
