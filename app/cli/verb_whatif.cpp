@@ -5,13 +5,11 @@
 // predicted step time. -o writes the predicted trace (format from the extension), or with --sweep a
 // folder with summary.csv. --json prints everything with schema_version.
 #include <algorithm>
-#include <atomic>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <thread>
 
 #include "cli/cli_args.h"
@@ -19,6 +17,7 @@
 #include "cli/text_table.h"
 #include "cli/verbs.h"
 #include "sim/simulation.h"
+#include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
 #include "trace/core/json.h"
 #include "trace/core/topology_json.h"
@@ -364,24 +363,6 @@ JsonValue summary_json(const WhatIfOutput& o) {
                             {"warnings", std::move(warnings)}});
 }
 
-// The grid of --sweep options: every combination, first option varying slowest.
-std::vector<std::vector<std::pair<std::string, std::string>>> sweep_grid(const std::vector<std::string>& specs) {
-  std::vector<std::vector<std::pair<std::string, std::string>>> grid = {{}};
-  for (const std::string& spec : specs) {
-    const auto [name, values] = sim::parse_sweep(sim::knob_registry(), spec);
-    const sim::KnobSpec& ks = *sim::knob_registry().find(name);
-    std::vector<std::vector<std::pair<std::string, std::string>>> next;
-    for (const auto& point : grid)
-      for (const auto& v : values) {
-        auto p = point;
-        p.emplace_back(name, sim::knob_registry().format(ks, v));
-        next.push_back(std::move(p));
-      }
-    grid = std::move(next);
-  }
-  return grid;
-}
-
 std::string csv_quote(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -412,7 +393,7 @@ int run_whatif(const VerbArgs& argv) {
     sim::knob_registry().parse(kv.substr(0, eq), kv.substr(eq + 1));
     overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  const auto grid = sweep_grid(args.values("--sweep"));
+  const auto grid = whatif::sweep_grid(args.values("--sweep"));
   const bool sweep = !args.values("--sweep").empty();
   const bool json = args.flag("--json");
   const bool quiet = args.flag("--quiet") || json;
@@ -498,52 +479,17 @@ int run_whatif(const VerbArgs& argv) {
   whatif::WhatIfInput replay_in = base;
   replay_in.want_analyses = true;
   const WhatIfOutput reference = whatif::run_whatif(replay_in);
-  struct Row {
-    std::vector<std::pair<std::string, std::string>> point;
-    double step_ns = 0, gpu_step_ns = 0;
-    TimeNs exposed_ns = 0;
-    std::string error;
-    std::vector<std::string> changes;
-  };
-  std::vector<Row> rows(grid.size());
-  std::atomic<size_t> next{0}, done{0};
   size_t jobs = parse_count(args, "--jobs", std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::max<size_t>(1, std::min(jobs, grid.size()));
-  std::mutex progress_mutex;
+  whatif::WhatIfInput sweep_in = base;
+  sweep_in.overrides = overrides;
   const auto t0 = std::chrono::steady_clock::now();
-  auto worker = [&]() {
-    for (;;) {
-      const size_t i = next++;
-      if (i >= grid.size()) return;
-      Row& row = rows[i];
-      row.point = grid[i];
-      whatif::WhatIfInput in = base;
-      in.overrides = overrides;
-      in.overrides.insert(in.overrides.end(), grid[i].begin(), grid[i].end());
-      in.want_trace = false;
-      try {
-        const WhatIfOutput o = whatif::run_whatif(in);
-        row.step_ns = o.summary.step_ns;
-        row.gpu_step_ns = o.summary.gpu_step_ns;
-        row.exposed_ns = o.summary.exposed_ns;
-        row.changes = o.summary.changes;
-      } catch (const std::exception& e) {
-        row.error = e.what();
-      }
-      const size_t d = ++done;
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      progress.update("whatif sweep " + std::to_string(d) + "/" + std::to_string(grid.size()), d, grid.size());
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t j = 0; j < jobs; ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+  const std::vector<whatif::SweepRow> rows = whatif::run_sweep(sweep_in, grid, jobs, [&](size_t d, size_t total) {
+    progress.update("whatif sweep " + std::to_string(d) + "/" + std::to_string(total), d, total);
+  });
   progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (a.error.empty() != b.error.empty()) return a.error.empty();
-    return a.step_ns < b.step_ns;
-  });
+  using Row = whatif::SweepRow;
 
   std::vector<std::string> names;
   for (const auto& [k, v] : grid.front()) names.push_back(k);

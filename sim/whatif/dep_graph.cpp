@@ -978,7 +978,8 @@ void break_cycles(DepGraph& g) {
       for (size_t i = 1; i < lane.nodes.size(); ++i) adj[2 * lane.nodes[i - 1] + 1].push_back({2 * lane.nodes[i], -1});
     for (size_t ei = 0; ei < g.edges.size(); ++ei) {
       const Edge& e = g.edges[ei];
-      if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv) continue;
+      if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.from == e.to) continue;
+      if (g.nodes[e.from].removed || g.nodes[e.to].removed) continue;
       const uint32_t from = e.timing == EdgeTiming::kStartToStart ? 2 * e.from : 2 * e.from + 1;
       const uint32_t to = e.timing == EdgeTiming::kFinishToFinish ? 2 * e.to + 1 : 2 * e.to;
       adj[from].push_back({to, static_cast<int64_t>(ei)});

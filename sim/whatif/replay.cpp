@@ -283,7 +283,7 @@ ReplayResult Engine::run() {
   // Out-edges (CSR), skipping rendezvous edges (groups handle them) and removed nodes.
   out_begin_.assign(n_nodes + 1, 0);
   for (const Edge& e : g_.edges) {
-    if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv) continue;
+    if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.from == e.to) continue;
     if (g_.nodes[e.from].removed || g_.nodes[e.to].removed) continue;
     ++out_begin_[e.from + 1];
     if (e.timing == EdgeTiming::kFinishToFinish) ++ff_pending_[e.to];
@@ -295,7 +295,7 @@ ReplayResult Engine::run() {
     std::vector<uint32_t> fill(out_begin_.begin(), out_begin_.end() - 1);
     for (uint32_t ei = 0; ei < g_.edges.size(); ++ei) {
       const Edge& e = g_.edges[ei];
-      if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv) continue;
+      if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.from == e.to) continue;
       if (g_.nodes[e.from].removed || g_.nodes[e.to].removed) continue;
       out_edges_[fill[e.from]++] = ei;
     }

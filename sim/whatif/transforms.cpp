@@ -134,7 +134,6 @@ void absorb_node(DepGraph& g, uint32_t victim, uint32_t keeper) {
   }
   remove_from_lane(g, victim);
   g.nodes[victim].removed = true;
-  dedupe_edges(g);
 }
 
 std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel) {
@@ -146,9 +145,14 @@ std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel
       for (uint32_t m : grp.members)
         if (!g.nodes[m].removed && g.nodes[m].kind == NodeType::kCollective) members.push_back(m);
   std::sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) { return g.nodes[a].start < g.nodes[b].start; });
+  std::vector<std::vector<uint32_t>> syncs_from(g.nodes.size());  // host-sync edges by waited-for node
+  for (uint32_t ei = 0; ei < g.edges.size(); ++ei)
+    if (g.edges[ei].kind == EdgeKind::kHostSync) syncs_from[g.edges[ei].from].push_back(ei);
+  std::vector<int8_t> has_compute(g.lanes.size(), -1);
   for (uint32_t m : members) {
     const uint32_t old_lane = g.nodes[m].lane;
-    if (!lane_has_compute(g, g.lanes[old_lane])) continue;
+    if (has_compute[old_lane] < 0) has_compute[old_lane] = lane_has_compute(g, g.lanes[old_lane]) ? 1 : 0;
+    if (!has_compute[old_lane]) continue;
     const int32_t dev = g.nodes[m].device;
     if (!side_lane.count(dev)) {
       int64_t id = 0;
@@ -185,9 +189,9 @@ std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel
     if (join >= 0) g.edges.push_back(Edge{m, static_cast<uint32_t>(join), EdgeKind::kJoin, EdgeTiming::kFinishToStart, 0, false});
     // Host calls that waited for this step's work on the old stream now wait for it too.
     std::vector<Edge> extra;
-    for (const Edge& e : g.edges)
-      if (e.kind == EdgeKind::kHostSync && std::find(same_step_after.begin(), same_step_after.end(), e.from) != same_step_after.end())
-        extra.push_back(Edge{m, e.to, EdgeKind::kJoin, EdgeTiming::kFinishToFinish, e.lag, false});
+    for (uint32_t x : same_step_after)
+      for (uint32_t ei : syncs_from[x])
+        extra.push_back(Edge{m, g.edges[ei].to, EdgeKind::kJoin, EdgeTiming::kFinishToFinish, g.edges[ei].lag, false});
     g.edges.insert(g.edges.end(), extra.begin(), extra.end());
     ++moved;
   }
@@ -238,6 +242,11 @@ std::string split_collectives(DepGraph& g, const CommSelector& sel, int parts) {
   if (parts <= 1) return "";
   size_t split = 0;
   const size_t n_groups = g.groups.size();
+  std::vector<std::vector<uint32_t>> touching(g.nodes.size());  // edges by endpoint (of the original nodes)
+  for (uint32_t ei = 0; ei < g.edges.size(); ++ei) {
+    touching[g.edges[ei].from].push_back(ei);
+    if (g.edges[ei].to != g.edges[ei].from) touching[g.edges[ei].to].push_back(ei);
+  }
   for (size_t gi = 0; gi < n_groups; ++gi) {
     if (!sel.matches(g.groups[gi])) continue;
     const std::vector<uint32_t> members = g.groups[gi].members;
@@ -275,7 +284,8 @@ std::string split_collectives(DepGraph& g, const CommSelector& sel, int parts) {
       nodes.insert(nodes.begin() + pos, clones.begin(), clones.end());
       const uint32_t last = clones.back();
       std::vector<Edge> extra;
-      for (Edge& e : g.edges) {
+      for (uint32_t ei : touching[m]) {
+        Edge& e = g.edges[ei];
         if (e.from == m && e.timing != EdgeTiming::kStartToStart && e.kind != EdgeKind::kCollective && e.kind != EdgeKind::kSendRecv)
           e.from = last;  // what waited for the collective waits for its last bucket
         if (e.to == m && (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch))
@@ -333,9 +343,8 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
           kn.dur += vn.dur;
           kn.work += vn.work;
           // the merged bucket launches when the last of its parts did: drop the parts' launches
-          std::erase_if(g.edges, [&](const Edge& e) {
-            return e.to == gone.members[r] && (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch);
-          });
+          for (Edge& e : g.edges)
+            if (e.to == gone.members[r] && (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch)) e.from = e.to;
           if (k == i) kn.gap = vn.gap;
           absorb_node(g, gone.members[r], keep.members[r]);
         }
@@ -348,6 +357,7 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
     }
     i = j + 1;
   }
+  if (merged) dedupe_edges(g);
   return merged ? "merged " + plural(merged + buckets, "collective") + " into " + plural(buckets, "bucket") : "";
 }
 
@@ -425,6 +435,7 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
     }
     ++fused;
   }
+  if (fused) dedupe_edges(g);
   return fused ? "fused " + plural(fused, "collective") + " with their GEMMs" : "";
 }
 

@@ -65,6 +65,7 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
 std::string scale_out(DepGraph& g, int gpus, Parallelism p);
 
 // Removes `victim` (a node in a lane) and gives its edges to `keeper`; keeps lanes consistent.
+// Edges between the two become self-loops, which replay and break_cycles ignore.
 void absorb_node(DepGraph& g, uint32_t victim, uint32_t keeper);
 
 }  // namespace parascope::whatif
