@@ -162,6 +162,7 @@ class Builder {
   void set_gaps_and_lags();
   void add_sync_and_event_edges();
   void add_collectives();
+  void add_point_to_point();
   void add_unannotated_comm();
   void add_steps();
   void measure_overlap();
@@ -610,7 +611,9 @@ struct P2PInfo {
 
 void Builder::add_collectives() {
   const CollectiveMatch match = match_collectives(t_);
+  add_point_to_point();
   for (const MatchedCollective& mc : match.collectives) {
+    if (mc.op == CollectiveOp::kSend || mc.op == CollectiveOp::kRecv) continue;  // paired by add_point_to_point
     std::vector<uint32_t> members;
     std::vector<int32_t> gpus;
     for (const CollectiveMember& m : mc.members) {
@@ -660,6 +663,73 @@ void Builder::add_collectives() {
     ++g_.diagnostics.groups;
     g_.groups.push_back(std::move(grp));
   }
+}
+
+// Annotated sends and receives: the k-th send from rank a to rank b with the k-th receive on b
+// from a (NCCL orders P2P operations per peer pair).
+void Builder::add_point_to_point() {
+  std::map<std::pair<int32_t, int32_t>, std::vector<uint32_t>> sends, recvs;  // (from, to) -> nodes
+  std::unordered_map<uint32_t, double> bytes_of;                                 // send node -> bytes
+  // An operation without its other side runs alone for its measured time.
+  auto alone = [&](uint32_t n, const char* why) {
+    g_.diagnostics.unmatched.push_back({n, why});
+    CommGroup grp;
+    grp.spec.op = CollectiveOp::kSendRecv;
+    grp.members = {n};
+    grp.complete = false;
+    grp.measured_only = true;
+    g_.nodes[n].group = static_cast<int32_t>(g_.groups.size());
+    g_.groups.push_back(std::move(grp));
+    ++g_.diagnostics.unsized_comm;
+  };
+  for (const CollectiveInfo& c : t_.collectives) {
+    if ((c.op != CollectiveOp::kSend && c.op != CollectiveOp::kRecv) || !c.kernel.valid()) continue;
+    const int32_t n = node_of(c.kernel);
+    if (n < 0) continue;
+    const int32_t rank = c.rank >= 0 ? c.rank : g_.processes[g_.nodes[static_cast<size_t>(n)].process].rank;
+    if (c.peer < 0 || rank < 0) {
+      g_.nodes[static_cast<size_t>(n)].kind = NodeType::kCollective;
+      alone(static_cast<uint32_t>(n), "send/recv without a peer rank");
+      continue;
+    }
+    if (c.op == CollectiveOp::kSend) {
+      sends[{rank, c.peer}].push_back(static_cast<uint32_t>(n));
+      bytes_of[static_cast<uint32_t>(n)] = sim_bytes(c);
+    }
+    else recvs[{c.peer, rank}].push_back(static_cast<uint32_t>(n));
+    g_.nodes[static_cast<size_t>(n)].kind = NodeType::kCollective;
+  }
+  auto by_start = [&](std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return g_.nodes[a].start < g_.nodes[b].start; });
+  };
+  for (auto& [pair, s] : sends) {
+    std::vector<uint32_t>& r = recvs[pair];
+    by_start(s);
+    by_start(r);
+    const size_t k = std::min(s.size(), r.size());
+    for (size_t i = 0; i < k; ++i) {
+      CommGroup grp;
+      grp.spec.op = CollectiveOp::kSendRecv;
+      grp.spec.bytes = bytes_of[s[i]];
+      grp.members = {s[i], r[i]};
+      for (uint32_t m : grp.members) grp.spec.gpus.push_back(g_.devices[static_cast<size_t>(g_.nodes[m].device)].gpu);
+      grp.measured_only = grp.spec.bytes <= 0;
+      const auto gi = static_cast<int32_t>(g_.groups.size());
+      for (uint32_t m : grp.members) g_.nodes[m].group = gi;
+      add_edge(s[i], r[i], EdgeKind::kSendRecv, EdgeTiming::kStartToStart, 0, false);
+      ++g_.diagnostics.groups;
+      ++g_.diagnostics.complete_groups;
+      ++g_.diagnostics.matched_by_order;
+      g_.diagnostics.group_members += 2;
+      if (grp.measured_only) g_.diagnostics.unsized_comm += 2;
+      g_.groups.push_back(std::move(grp));
+    }
+    for (size_t i = k; i < s.size(); ++i) alone(s[i], "send without a matching receive");
+    for (size_t i = k; i < r.size(); ++i) alone(r[i], "receive without a matching send");
+    r.clear();
+  }
+  for (auto& [pair, r] : recvs)
+    for (uint32_t n : r) alone(n, "receive without a matching send");
 }
 
 void Builder::add_unannotated_comm() {

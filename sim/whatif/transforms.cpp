@@ -385,17 +385,20 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
     const bool ag = ag_gemm && grp.spec.op == CollectiveOp::kAllGather;
     const bool rs = gemm_rs && grp.spec.op == CollectiveOp::kReduceScatter;
     if ((!ag && !rs) || !grp.complete || grp.measured_only || grp.members.size() < 2) continue;
-    // the GEMM right after (all-gather) or right before (reduce-scatter) on every rank
+    // the GEMM right after (all-gather) or right before (reduce-scatter) on every rank; memsets
+    // between them (cuBLAS workspace) stay where they are
     std::vector<uint32_t> gemms;
     for (uint32_t m : grp.members) {
       if (g.nodes[m].removed || g.nodes[m].kind != NodeType::kCollective) break;
       const auto& nodes = g.lanes[g.nodes[m].lane].nodes;
-      const size_t pos = position_in_lane(g, m);
-      const size_t other = ag ? pos + 1 : pos - 1;
-      if ((ag && pos + 1 >= nodes.size()) || (!ag && pos == 0)) break;
-      const Node& cand = g.nodes[nodes[other]];
+      auto i = static_cast<std::ptrdiff_t>(position_in_lane(g, m));
+      const std::ptrdiff_t step = ag ? 1 : -1;
+      i += step;
+      while (i >= 0 && i < static_cast<std::ptrdiff_t>(nodes.size()) && g.nodes[nodes[static_cast<size_t>(i)]].kind == NodeType::kMemset) i += step;
+      if (i < 0 || i >= static_cast<std::ptrdiff_t>(nodes.size())) break;
+      const Node& cand = g.nodes[nodes[static_cast<size_t>(i)]];
       if (cand.kind != NodeType::kCompute || kernel_class_of(g.names[cand.name]) != KernelClass::kGemm) break;
-      gemms.push_back(nodes[other]);
+      gemms.push_back(nodes[static_cast<size_t>(i)]);
     }
     if (gemms.size() != grp.members.size()) continue;
     TimeNs work = 0;

@@ -262,3 +262,33 @@ TEST_CASE("graph: steps from ProfilerStep#N, else --step ranges, else the whole 
   CHECK(bad.steps[0].name == "trace");
   CHECK_THAT(bad.diagnostics.warnings.front(), Catch::StartsWith("--step '([' is not a valid regular expression"));
 }
+
+TEST_CASE("graph: annotated sends and receives pair per peer, in order", "[whatif][graph][p2p]") {
+  HandTrace h;
+  auto p2p = [&](int r, CollectiveOp op, int32_t peer, double launch, double start) {
+    CollectiveInfo c;
+    c.op = op;
+    c.in_elements = c.out_elements = 1 << 20;
+    c.dtype_bytes = 4;
+    c.rank = r;
+    c.peer = peer;
+    c.kernel = h.kernel(r, h.s17[r], op == CollectiveOp::kSend ? "ncclDevKernel_Send" : "ncclDevKernel_Recv", launch, start, 20);
+    h.b.add_collective(c);
+  };
+  p2p(0, CollectiveOp::kSend, 1, 0, 10);   // first 0 -> 1
+  p2p(0, CollectiveOp::kSend, 1, 1, 40);   // second 0 -> 1
+  p2p(1, CollectiveOp::kRecv, 0, 0, 12);
+  p2p(1, CollectiveOp::kRecv, 0, 1, 41);
+  p2p(1, CollectiveOp::kSend, 0, 2, 80);   // 1 -> 0 with no receive on rank 0
+  const Trace t = h.b.finish();
+  const DepGraph g = build_dep_graph(t);
+  CHECK(edges(g, EdgeKind::kSendRecv) == 2);
+  for (const Edge& e : g.edges)
+    if (e.kind == EdgeKind::kSendRecv) {
+      // the k-th send pairs with the k-th receive: starts 10 -> 12 and 40 -> 41
+      CHECK(g.nodes[e.to].start - g.nodes[e.from].start <= 2000);
+      CHECK(g.groups[static_cast<size_t>(g.nodes[e.from].group)].spec.bytes == 4.0 * 1024 * 1024);
+    }
+  REQUIRE(g.diagnostics.unmatched.size() == 1);
+  CHECK(g.diagnostics.unmatched[0].reason == "send without a matching receive");
+}
