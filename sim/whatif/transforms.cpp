@@ -435,6 +435,18 @@ std::string fuse_gemm_collectives(DepGraph& g, bool ag_gemm, bool gemm_rs, doubl
         node.start = g.nodes[x].start;
       }
       absorb_node(g, x, m);
+      // one kernel, one launch: the earlier of the two
+      int64_t first = -1;
+      for (size_t ei = 0; ei < g.edges.size(); ++ei) {
+        const Edge& e = g.edges[ei];
+        if (e.to != m || (e.kind != EdgeKind::kLaunch && e.kind != EdgeKind::kGraphLaunch)) continue;
+        if (first < 0 || g.nodes[e.from].start < g.nodes[g.edges[static_cast<size_t>(first)].from].start) first = static_cast<int64_t>(ei);
+      }
+      for (size_t ei = 0; ei < g.edges.size(); ++ei) {
+        Edge& e = g.edges[ei];
+        if (e.to == m && (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch) && static_cast<int64_t>(ei) != first)
+          e.from = e.to;  // a self-loop: dropped below
+      }
     }
     ++fused;
   }
