@@ -37,7 +37,7 @@ using whatif::WhatIfSummary;
 
 const std::vector<OptionSpec> kOptions = {
     {"--topology", true, false, "preset name (resources/topologies) or topology JSON; default: inferred from the trace's GPUs", "-t"},
-    {"--set", true, true, "knob=value (repeatable): the what-if; `parascope-cli knobs` lists them", ""},
+    {"--set", true, true, "knob=value (repeatable): the what-if; `whatif --help` lists them", ""},
     {"--sweep", true, true, "knob=v1,v2,... (repeatable: a grid), run in parallel", ""},
     {"--step", true, false, "regex over NVTX/annotation range names that mark steps (when there is no ProfilerStep#N)", ""},
     {"--output", true, false, "predicted trace (.json, .json.gz, .pftrace, .sqlite, .csv), or a folder with --sweep", "-o"},
@@ -133,6 +133,24 @@ Topology choose_topology(const std::optional<std::string>& arg, const Trace& tra
 
 std::string time_or_dash(TimeNs v) { return v > 0 ? format_duration(v) : "-"; }
 
+std::string label(const whatif::DepGraph& g, size_t process) {
+  const auto& p = g.processes[process];
+  return p.rank >= 0 ? "rank " + std::to_string(p.rank) : p.name;
+}
+
+// "546.1 MiB": bytes for people (the JSON has exact numbers).
+std::string human_bytes(double b) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, kUnits[u]);
+  return buf;
+}
+
 void print_graph(const whatif::DepGraph& g) {
   size_t host = 0, gpu = 0, threads = 0, streams = 0;
   for (const auto& n : g.nodes) (n.kind == whatif::NodeType::kHostCall ? host : gpu) += !n.removed;
@@ -153,11 +171,11 @@ void print_graph(const whatif::DepGraph& g) {
               d.unsized_comm);
   std::string offsets;
   for (size_t p = 1; p < d.process_offset_ns.size(); ++p)
-    if (d.process_offset_ns[p]) offsets += " " + g.processes[p].name + " " + (d.process_offset_ns[p] > 0 ? "+" : "-") +
+    if (d.process_offset_ns[p]) offsets += " " + label(g, p) + " " + (d.process_offset_ns[p] > 0 ? "+" : "-") +
                                           format_duration(std::llabs(d.process_offset_ns[p]));
   std::printf("clocks   collective ends differ from %s by%s; %" PRIu64 " causality violations%s; %" PRIu64
               " GPU ops before their launch call\n",
-              g.processes.empty() ? "-" : g.processes[0].name.c_str(), offsets.empty() ? " nothing" : offsets.c_str(),
+              g.processes.empty() ? "-" : label(g, 0).c_str(), offsets.empty() ? " nothing" : offsets.c_str(),
               d.causality_violations, d.causality_violations ? (" (max " + format_duration(d.max_violation_ns) + ")").c_str() : "",
               d.kernels_before_launch);
   std::printf("waits    %" PRIu64 " GPU ops started later than their known dependencies allow (%s in all); cycles %zu\n",
@@ -215,14 +233,14 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t t
       const auto& l = s.links[i];
       char cap[32];
       std::snprintf(cap, sizeof cap, "%.1f GB/s", l.capacity_bytes_per_s / 1e9);
-      t.add({l.name, cap, sim::format_bytes(static_cast<int64_t>(l.bytes)), pct_plain(l.mean_utilization), pct_plain(l.peak_utilization)});
+      t.add({l.name, cap, human_bytes(l.bytes), pct_plain(l.mean_utilization), pct_plain(l.peak_utilization)});
     }
     std::printf("links (busiest first; utilization over the replayed span %s)\n%s", format_duration(s.span_ns).c_str(), t.render().c_str());
   }
   const auto& cp = s.critical;
   const double span = static_cast<double>(cp.end - cp.start);
   std::string ranks;
-  for (int32_t p : cp.processes) ranks += (ranks.empty() ? "" : ", ") + o.graph.processes[static_cast<size_t>(p)].name;
+  for (int32_t p : cp.processes) ranks += (ranks.empty() ? "" : ", ") + label(o.graph, static_cast<size_t>(p));
   std::printf("critical path %s across %s: compute %s, communication %s, host %s, copies %s, waits %s\n",
               format_duration(cp.end - cp.start).c_str(), ranks.c_str(),
               (format_duration(cp.compute_ns) + " (" + pct_plain(span > 0 ? cp.compute_ns / span : 0) + ")").c_str(),
@@ -377,12 +395,32 @@ int run_whatif(const VerbArgs& argv) {
   if (args.flag("--help")) {
     std::printf("usage: parascope-cli whatif INPUT... [--topology T] [--set k=v ...] [--sweep k=v1,v2 ...] [-o OUT]\n%s\n"
                 "Without --set: replays the trace on the interconnect model and compares per rank and step.\n"
-                "What-if knobs: comm_select comm_stream comm_split comm_merge channels num_comm_sms chunk_bytes mechanism\n"
-                "algorithm protocol link_bandwidth_scale fabric gpus_per_node scale_gpus parallelism kernel_class\n"
-                "compute_scale fuse overlap cpu_scale comm_interference comm_slowdown (`parascope-cli knobs`).\npresets:",
+                "With --set/--sweep: applies the knobs below and predicts; collectives' channels, chunk_bytes, mechanism,\n"
+                "algorithm, protocol apply to those comm_select picks.\npresets:",
                 options_help(kOptions).c_str());
     for (const auto& n : sim::preset_names(preset_dir())) std::printf(" %s", n.c_str());
-    std::printf("\n");
+    std::printf("\n\nknobs (--set / --sweep):\n");
+    for (const sim::KnobSpec& k : sim::knob_registry().all()) {
+      std::string range;
+      if (k.type == sim::KnobType::kEnum) {
+        for (const auto& c : k.choices) range += (range.empty() ? "" : "|") + c;
+      } else if (k.type != sim::KnobType::kBool) {
+        const sim::KnobSpec& ks = k;
+        auto num = [&](double v) {
+          if (ks.type == sim::KnobType::kDouble) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%g", v);
+            return std::string(buf);
+          }
+          return ks.type == sim::KnobType::kBytes ? sim::format_bytes(static_cast<int64_t>(v)) : std::to_string(static_cast<int64_t>(v));
+        };
+        range = num(k.min) + ".." + num(k.max);
+      } else {
+        range = "true|false";
+      }
+      std::printf("  %-22s %-28s default %-10s %s\n", k.name.c_str(), range.c_str(),
+                  sim::knob_registry().format(k, k.default_value).c_str(), k.help.c_str());
+    }
     return 0;
   }
   if (args.inputs().empty()) throw UsageError("no input trace");
