@@ -149,3 +149,31 @@ TEST_CASE("whatif: impossible requests are errors, not guesses", "[whatif][error
   in.topology.links.pop_back();
   CHECK_THROWS_AS(run_whatif(in), std::invalid_argument);
 }
+
+TEST_CASE("whatif: machine, link and mechanism knobs reach the interconnect model", "[whatif][predict][machine]") {
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput base = l.run();
+  auto comm_ns = [](const WhatIfOutput& o) {
+    TimeNs t = 0;
+    for (const Divergence& d : o.summary.divergences)
+      if (d.kind == "collective") t += d.replay_ns;
+    return t;
+  };
+  // a quarter of the link bandwidth: the NVLink-bound collectives take longer
+  const WhatIfOutput slow_links = l.run({{"link_bandwidth_scale", "0.25"}});
+  CHECK(comm_ns(slow_links) > comm_ns(base));
+  // the same two GPUs on PCIe Gen5 (63 GB/s): much slower collectives, a datasheet machine
+  const WhatIfOutput pcie = l.run({{"fabric", "pcie"}});
+  CHECK(comm_ns(pcie) > 3 * comm_ns(base));
+  CHECK(pcie.summary.calibration == "datasheet");
+  CHECK(pcie.summary.changes.back().rfind("machine: 2 GPUs on PCIe", 0) == 0);
+  // copy engines instead of SM loads/stores: a different time from the model
+  const WhatIfOutput ce = l.run({{"mechanism", "ce"}});
+  CHECK(comm_ns(ce) != comm_ns(base));
+  // 8 data-parallel ranks on one NVSwitch built around the measured GPU
+  const WhatIfOutput eight = l.run({{"scale_gpus", "8"}});
+  CHECK(eight.summary.topology == "h200x2-nvswitch8");
+  CHECK(eight.graph.devices.size() == 8);
+  CHECK(eight.summary.steps.size() == 32);  // 4 steps x 8 ranks
+  CHECK(eight.replay.warnings.empty());
+}
