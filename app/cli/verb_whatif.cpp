@@ -110,7 +110,7 @@ Topology choose_topology(const std::optional<std::string>& arg, const Trace& tra
     if (static_cast<int32_t>(t.gpu_count()) < gpus || t.nodes.empty()) continue;
     const int32_t n0 = t.gpu_node(0);
     const std::string tm = n0 >= 0 && t.nodes[static_cast<size_t>(n0)].gpu ? t.nodes[static_cast<size_t>(n0)].gpu->model : "";
-    const bool same = !model.empty() && !tm.empty() && token(tm) == token(model);
+    const bool same = !model.empty() && !tm.empty() && model.find(token(tm)) != std::string::npos;
     auto score = [&](const Topology& x, bool s) {
       return std::make_tuple(s ? 0 : 1, x.calibration == Calibration::kMeasured ? 0 : 1, x.gpu_count());
     };
@@ -121,7 +121,7 @@ Topology choose_topology(const std::optional<std::string>& arg, const Trace& tra
     }
     const int32_t b0 = best->gpu_node(0);
     const std::string bm = b0 >= 0 && best->nodes[static_cast<size_t>(b0)].gpu ? best->nodes[static_cast<size_t>(b0)].gpu->model : "";
-    const bool best_same = !model.empty() && token(bm) == token(model);
+    const bool best_same = !model.empty() && !bm.empty() && model.find(token(bm)) != std::string::npos;
     if (score(t, same) < score(*best, best_same)) {
       best = t;
       why = same ? "preset matching " + model : "first preset with enough GPUs";
@@ -190,10 +190,10 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t t
     std::printf("changes\n");
     for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
   }
-  TextTable steps({{"step", TextTable::Align::kLeft}, {"rank"}, {"measured"}, {replay_only ? "replay" : "predicted"}, {"error"},
+  TextTable steps({{"step", TextTable::Align::kLeft}, {"rank", TextTable::Align::kLeft}, {"measured"}, {replay_only ? "replay" : "predicted"}, {"error"},
                    {"GPU measured"}, {replay_only ? "GPU replay" : "GPU predicted"}, {"error"}});
   for (const auto& st : s.steps)
-    steps.add({st.step, std::to_string(st.rank), format_duration(st.measured_ns), format_duration(st.replay_ns),
+    steps.add({st.step, label(o.graph, static_cast<size_t>(st.process)), format_duration(st.measured_ns), format_duration(st.replay_ns),
                pct(rel(static_cast<double>(st.replay_ns), static_cast<double>(st.measured_ns))), time_or_dash(st.measured_gpu_ns),
                time_or_dash(st.replay_gpu_ns), pct(rel(static_cast<double>(st.replay_gpu_ns), static_cast<double>(st.measured_gpu_ns)))});
   std::printf("steps (host range; GPU = first..last GPU op of the step)\n%s", steps.render().c_str());

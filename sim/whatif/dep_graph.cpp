@@ -290,8 +290,9 @@ void Builder::add_gpu_lanes() {
     lane.device = dev;
     lane.id = tr.key.id;
     const auto lane_id = static_cast<uint32_t>(g_.lanes.size());
+    // Every operation of the stream, nested or not: clock jitter (and programmatic dependent
+    // launch) can make consecutive kernels of one stream overlap by a little.
     for (uint32_t i = 0; i < s.size(); ++i) {
-      if (s.depth_of(i) != 0) continue;
       const SliceKind k = s.ref[i].kind();
       Node n;
       if (k == SliceKind::kKernel) {
@@ -814,12 +815,10 @@ void Builder::add_unannotated_comm() {
       if (grp.measured_only) g_.diagnostics.unsized_comm += grp.members.size();
       g_.groups.push_back(std::move(grp));
     }
-    if (!same)
+    if (!same)  // each becomes a group of its own below (and is counted as unsized there)
       for (auto& [p, list] : per_process)
-        for (uint32_t n : list) {
+        for (uint32_t n : list)
           g_.diagnostics.unmatched.push_back({n, "no collective annotation and unequal counts of " + g_.names[name] + " per rank"});
-          ++g_.diagnostics.unsized_comm;
-        }
   }
   // Every remaining communication node or peer copy: a group of its own.
   for (uint32_t n = 0; n < g_.nodes.size(); ++n) {

@@ -137,7 +137,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     for (uint32_t m : grp.members)
       if (!g.nodes[m].removed) measured = std::min(measured, g.nodes[m].work);
     if (measured == INT64_MAX) continue;
-    work[gi].sms = static_cast<uint32_t>(sim::KnobSettings().get_int("channels"));
+    work[gi].sms = grp.spec.channels ? grp.spec.channels : static_cast<uint32_t>(sim::KnobSettings().get_int("channels"));
     if (grp.measured_only) {
       work[gi].duration = grp.complete ? measured : -1;
       continue;
