@@ -320,7 +320,7 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
     if (x.spec.op != y.spec.op || x.spec.gpus != y.spec.gpus || x.members.size() != y.members.size()) return false;
     for (size_t i = 0; i < x.members.size(); ++i) {
       const uint32_t m = x.members[i], n = y.members[i];
-      if (g.nodes[m].lane != g.nodes[n].lane) return false;
+      if (g.nodes[m].lane != g.nodes[n].lane || g.nodes[m].step != g.nodes[n].step) return false;  // never across steps
       const auto& nodes = g.lanes[g.nodes[m].lane].nodes;
       const size_t pm = position_in_lane(g, m);
       if (pm + 1 >= nodes.size() || nodes[pm + 1] != n) return false;
@@ -524,6 +524,7 @@ std::string scale_out(DepGraph& g, int gpus, Parallelism par) {
       }
     }
   }
+  g.groups.reserve(n_groups * static_cast<size_t>(copies));  // `grp` stays valid while copies are added
   for (size_t gi = 0; gi < n_groups; ++gi) {
     CommGroup& grp = g.groups[gi];
     const bool grow = grows(grp);

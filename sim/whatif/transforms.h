@@ -44,7 +44,7 @@ std::string serialize_collectives(DepGraph& g, const CommSelector& sel);
 std::string split_collectives(DepGraph& g, const CommSelector& sel, int parts);
 
 // Merges runs of up to `count` selected collectives that are consecutive on their stream on every
-// rank (same op and GPUs) into one of the summed size, at the last one's place.
+// rank (same op, GPUs and step) into one of the summed size, at the last one's place.
 std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count);
 
 // Multiplies the work of compute kernels of a class (kMemory: copies and memsets) by `factor`.

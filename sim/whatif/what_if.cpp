@@ -181,6 +181,19 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     auto& sn = by_step[{node.step, node.process}];
     (node.kind == NodeType::kHostCall ? sn.host : sn.gpu).push_back(n);
   }
+  // Measured GPU spans come from the graph as traced: transforms change nodes (a merged bucket
+  // carries its parts' durations), never what was measured. Copies made by scale_out measure as
+  // the process they copy.
+  std::map<std::pair<int32_t, uint32_t>, std::pair<TimeNs, TimeNs>> traced_gpu;
+  for (const Node& node : in.graph->nodes) {
+    if (node.removed || node.step < 0 || !is_gpu(node.kind)) continue;
+    auto [it, fresh] = traced_gpu.try_emplace({node.step, node.process}, node.start, node.start + node.dur);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, node.start);
+      it->second.second = std::max(it->second.second, node.start + node.dur);
+    }
+  }
+  const auto traced_processes = static_cast<uint32_t>(std::max<size_t>(1, in.graph->processes.size()));
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_max;      // step -> (measured, replay) max over processes
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_gpu_max;
   for (size_t s = 0; s < g.steps.size(); ++s) {
@@ -204,15 +217,14 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       const TimeNs re = range.end + (r.end[last] - (g.nodes[last].start + g.nodes[last].dur));
       st.replay_ns = std::max<TimeNs>(0, re - rs);
       if (!sn.gpu.empty()) {
-        TimeNs m0 = INT64_MAX, m1 = INT64_MIN, r0 = INT64_MAX, r1 = INT64_MIN;
+        TimeNs r0 = INT64_MAX, r1 = INT64_MIN;
         for (uint32_t n : sn.gpu) {
-          m0 = std::min(m0, g.nodes[n].start);
-          m1 = std::max(m1, g.nodes[n].start + g.nodes[n].dur);
           r0 = std::min(r0, r.start[n]);
           r1 = std::max(r1, r.end[n]);
         }
-        st.measured_gpu_ns = m1 - m0;
         st.replay_gpu_ns = r1 - r0;
+        if (auto m = traced_gpu.find({static_cast<int32_t>(s), range.process % traced_processes}); m != traced_gpu.end())
+          st.measured_gpu_ns = m->second.second - m->second.first;
       }
       auto& mx = step_max[static_cast<int32_t>(s)];
       mx.first = std::max(mx.first, st.measured_ns);

@@ -308,3 +308,15 @@ TEST_CASE("machine: the same GPUs on another fabric, or more of them", "[whatif]
     CHECK_THROWS_AS(machine_for(base, 12, Fabric::kCluster, 8), std::invalid_argument);
   }
 }
+
+TEST_CASE("transforms: pipeline scale-out copies each rank's groups", "[whatif][transforms][scale]") {
+  Tp tp;
+  CHECK(scale_out(tp.f.g, 8, Parallelism::kPipeline) == "scaled 2 -> 8 GPUs (pipeline-parallel)");
+  // a pipeline stage's collectives stay inside its copy: 4 groups of 2, on GPUs 0-1, 2-3, 4-5, 6-7
+  REQUIRE(tp.f.g.groups.size() == 4);
+  for (size_t i = 0; i < 4; ++i)
+    CHECK(tp.f.g.groups[i].spec.gpus == std::vector<int32_t>{static_cast<int32_t>(2 * i), static_cast<int32_t>(2 * i + 1)});
+  CHECK(us(tp.f.g.nodes[tp.c1[0]].work) == 25);  // a quarter of the layers per stage
+  const ReplayResult r = tp.run();
+  CHECK(r.warnings.empty());
+}
