@@ -28,8 +28,6 @@ constexpr VerbEntry kVerbs[] = {
     {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
     {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
      parascope::cli::run_window},
-    {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
-    {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
     {"whatif", "replay a trace on the interconnect model, change it (--set, --sweep) and predict step times",
      parascope::cli::run_whatif},
 };
