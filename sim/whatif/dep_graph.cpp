@@ -222,17 +222,34 @@ void Builder::add_processes_and_devices() {
   std::set<int32_t> taken;
   for (uint32_t d : used)
     if (t_.devices[d].topology_gpu >= 0) taken.insert(t_.devices[d].topology_gpu);
+  // One physical GPU seen by several processes (a rank's syncs on its peer's GPU, a launcher's
+  // context) is one topology GPU: same host and PCI bus id (or UUID).
+  auto physical_key = [&](uint32_t d) -> std::string {
+    const Device& dev = t_.devices[d];
+    const std::string& id = !dev.pci_bus_id.empty() ? dev.pci_bus_id : dev.uuid;
+    return id.empty() ? std::string() : t_.processes[dev.process].host + '|' + id;
+  };
+  std::map<std::string, int32_t> gpu_of_physical;
+  for (uint32_t d : used)
+    if (t_.devices[d].topology_gpu >= 0 && !physical_key(d).empty())
+      gpu_of_physical.emplace(physical_key(d), t_.devices[d].topology_gpu);
   int32_t next = 0;
   for (uint32_t d : used) {
     GraphDevice gd;
     gd.trace_device = d;
     gd.process = process_of_trace_process_[t_.devices[d].process];
     gd.sm_count = t_.devices[d].sm_count;
+    const std::string key = physical_key(d);
+    const auto seen = key.empty() ? gpu_of_physical.end() : gpu_of_physical.find(key);
     if (t_.devices[d].topology_gpu >= 0) {
       gd.gpu = t_.devices[d].topology_gpu;
+    } else if (seen != gpu_of_physical.end()) {
+      gd.gpu = seen->second;
     } else {
       while (taken.count(next)) ++next;
       gd.gpu = next++;
+      taken.insert(gd.gpu);
+      if (!key.empty()) gpu_of_physical.emplace(key, gd.gpu);
     }
     device_of_trace_device_[d] = static_cast<int32_t>(g_.devices.size());
     g_.devices.push_back(gd);

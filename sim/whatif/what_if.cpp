@@ -308,7 +308,9 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     std::vector<std::string> notes = sum.changes;
     Trace t = predicted_trace(in.measured, g, r, platform, loads, notes);
     if (in.want_analyses) {
+      // GPUs a rank only touched (syncs on its peer's GPU) have no communication: not listed
       for (const DeviceExposedCommunication& e : exposed_communication(t)) {
+        if (e.communication_ns == 0) continue;
         RankCommunication rc2;
         rc2.rank = t.processes[t.devices[e.device].process].rank;
         rc2.communication_ns = e.communication_ns;
@@ -318,6 +320,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       }
       if (in.measured) {
         for (const DeviceExposedCommunication& e : exposed_communication(*in.measured)) {
+          if (e.communication_ns == 0) continue;
           RankCommunication rc2;
           rc2.rank = in.measured->processes[in.measured->devices[e.device].process].rank;
           rc2.communication_ns = e.communication_ns;

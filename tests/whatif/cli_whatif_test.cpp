@@ -32,6 +32,18 @@ TEST_CASE("cli whatif: replay report of the sample", "[cli][whatif]") {
   CHECK_THAT(r.out, Catch::Contains("gpu0->nvswitch"));
 }
 
+TEST_CASE("cli whatif: a record directory is two GPUs, not one per process that touched them", "[cli][whatif]") {
+  // Each rank of the torchrun capture also syncs on its peer's GPU (same host and PCI bus id),
+  // and the launcher is a process of its own: still 2 physical GPUs, so the measured 2-GPU preset.
+  const auto r = test::run_command(cli() + test::sample_path("record_torch_nccl_2xh200"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("topology h200x2 (measured)"));
+  // one communication row per rank (GPUs a rank only synced on are not listed); measured values
+  // from `stats` on the same capture: rank 0 14.59 ms, rank 1 9.618 ms of communication kernels
+  CHECK_THAT(r.out, Catch::Contains("     0       14.59 ms          14.59 ms"));
+  CHECK_THAT(r.out, Catch::Contains("     1       9.618 ms          9.618 ms"));
+}
+
 TEST_CASE("cli whatif: --json carries schema_version, the graph and every step", "[cli][whatif]") {
   const auto r = test::run_command(cli() + sample() + " -t h200x2 --json");
   REQUIRE(r.exit_code == 0);
