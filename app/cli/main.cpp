@@ -26,6 +26,7 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_record},
     {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
     {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
+    {"knobs", "list the simulator's knobs (name, type, range, default, what each does)", parascope::cli::run_knobs},
     {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
      parascope::cli::run_window},
     {"whatif", "replay a trace on the interconnect model, change it (--set, --sweep) and predict step times",

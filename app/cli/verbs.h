@@ -16,6 +16,7 @@ int run_stats(const VerbArgs& args);
 int run_record(const VerbArgs& args);
 int run_simulate(const VerbArgs& args);
 int run_calibrate(const VerbArgs& args);
+int run_knobs(const VerbArgs& args);
 int run_window(const VerbArgs& args);
 // Where `--topology NAME` presets live: $PARASCOPE_RESOURCES/topologies, else the source tree's.
 std::string topology_preset_dir();

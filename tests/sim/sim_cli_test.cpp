@@ -2,6 +2,7 @@
 // they write, and the one-line errors bad inputs get.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -44,10 +45,12 @@ TEST_CASE("simulate: text output, a sweep and its files", "[sim][cli]") {
   REQUIRE_THAT(csv, Catch::StartsWith("channels,time_ns,"));
   REQUIRE(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 values
   REQUIRE(std::filesystem::exists(dir / "channels=16.pstrace"));
-  // the trace file is a .pstrace (write_pstrace) the project's own reader loads
+  // the trace file is a .pstrace (write_pstrace) the project's own reader loads: every rank with its
+  // host and process name, link counters marked simulated
   const auto info = run_command(cli() + " info " + (dir / "channels=16.pstrace").string());
   REQUIRE(info.exit_code == 0);
-  REQUIRE_THAT(info.out, Catch::Contains("rank 7 (simulated)"));
+  REQUIRE_THAT(info.out, Catch::Contains("format   pstrace") && Catch::Contains("rank 7  pid 7  host node0  simulation") &&
+                             Catch::Contains("gpu7->nvswitch  simulated"));
   // -o FILE.json still writes Chrome trace JSON, which loads to the same ranks
   const auto json_path = (dir / "one.json").string();
   REQUIRE(run_command(cli() + " simulate -t simgrid_star8 -w allreduce:bytes=64MiB -o " + json_path).exit_code == 0);
@@ -103,4 +106,33 @@ TEST_CASE("calibrate: fits the probe's curves and writes a measured topology", "
   REQUIRE(bad.exit_code == 1);
   REQUIRE_THAT(bad.err, Catch::Contains("$.rows[0].mechanism") && Catch::Contains("unknown mechanism \"warp\""));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("knobs: lists the registry, one knob, JSON, and a misspelled name", "[sim][cli]") {
+  const auto all = run_command(cli() + " knobs");
+  REQUIRE(all.exit_code == 0);
+  // one line per knob after the header; channels: int, collective, default 16, range [1, 1024]
+  REQUIRE_THAT(all.out, Catch::StartsWith("knob "));
+  REQUIRE_THAT(all.out, Catch::Contains("gpus_per_node") && Catch::Contains("nccl_profile") && Catch::Contains("comm_select"));
+  const auto one = run_command(cli() + " knobs channels");
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(std::count(one.out.begin(), one.out.end(), '\n') == 2);
+  REQUIRE_THAT(one.out, Catch::Contains("channels") && Catch::Contains("int") && Catch::Contains("16 channels") &&
+                            Catch::Contains("[1, 1024]"));
+  const auto json = run_command(cli() + " knobs gpus_per_node mechanism --json");
+  REQUIRE(json.exit_code == 0);
+  const JsonValue doc = parse_json(json.out, "stdout");
+  REQUIRE(doc.find("schema_version")->as_int() == 1);
+  const auto& knobs = doc.find("knobs")->items();
+  REQUIRE(knobs.size() == 2);
+  REQUIRE(knobs[0].find("name")->text() == "gpus_per_node");
+  REQUIRE(knobs[0].find("default")->text() == "8");
+  REQUIRE(knobs[0].find("min")->as_double() == 1);
+  REQUIRE(knobs[0].find("max")->as_double() == 64);
+  REQUIRE(knobs[1].find("choices")->items().size() == 6);  // ce tma ldst multimem ldst_pull tma_pull
+  const auto bad = run_command(cli() + " knobs chanels");
+  REQUIRE(bad.exit_code == 2);
+  REQUIRE_THAT(bad.err, Catch::Contains("did you mean 'channels'"));
+  REQUIRE(run_command(cli() + " knobs --group schedule").exit_code == 0);
+  REQUIRE(run_command(cli() + " knobs --group nothing").exit_code == 2);
 }

@@ -1,0 +1,116 @@
+// `parascope-cli knobs [NAME...] [--group G] [--json]`: lists the knob registry (sim/knobs.h), the
+// one list `simulate --set`, `whatif --set`, their `--sweep` and the GUI's what-if panel share: name,
+// type, range or choices, default, unit, group and what it does. Names select knobs (unknown names
+// get the registry's suggestion); --group keeps one group.
+#include <cstdio>
+#include <string>
+
+#include "cli/cli_args.h"
+#include "cli/verbs.h"
+#include "sim/knobs.h"
+#include "trace/core/json.h"
+
+namespace parascope::cli {
+
+namespace {
+
+const std::vector<OptionSpec> kOptions = {
+    {"--group", true, false, "only knobs of this group (collective, mechanism, topology, schedule)", ""},
+    {"--json", false, false, "machine-readable list (with schema_version)", ""},
+    {"--help", false, false, "this help", "-h"},
+};
+
+constexpr int kKnobsSchemaVersion = 1;
+
+std::string number_text(double v) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.15g", v);
+  return b;
+}
+
+// "[1, 1024]", "ring|tree|...", "true|false"
+std::string range_text(const sim::KnobSpec& k) {
+  switch (k.type) {
+    case sim::KnobType::kBool: return "true|false";
+    case sim::KnobType::kEnum: {
+      std::string s;
+      for (const auto& c : k.choices) s += (s.empty() ? "" : "|") + c;
+      return s;
+    }
+    case sim::KnobType::kBytes:
+      return "[" + sim::format_bytes(static_cast<int64_t>(k.min)) + ", " + sim::format_bytes(static_cast<int64_t>(k.max)) + "]";
+    default: return "[" + number_text(k.min) + ", " + number_text(k.max) + "]";
+  }
+}
+
+}  // namespace
+
+int run_knobs(const VerbArgs& argv) {
+  const Args args(kOptions, argv);
+  if (args.flag("--help")) {
+    std::printf("usage: parascope-cli knobs [NAME ...] [--group G] [--json]\n%s", options_help(kOptions).c_str());
+    return 0;
+  }
+  const sim::KnobRegistry& reg = sim::knob_registry();
+  std::vector<const sim::KnobSpec*> selected;
+  if (args.inputs().empty()) {
+    for (const auto& k : reg.all()) selected.push_back(&k);
+  } else {
+    for (const std::string& name : args.inputs()) {
+      const sim::KnobSpec* k = reg.find(name);
+      if (!k) {
+        try {
+          sim::KnobSettings probe;
+          probe.set(name, "0");  // the registry's own message, with its suggestion
+        } catch (const sim::KnobError& e) {
+          throw UsageError(e.what());
+        }
+        throw UsageError("unknown knob '" + name + "'");
+      }
+      selected.push_back(k);
+    }
+  }
+  if (const auto g = args.value("--group")) {
+    std::vector<const sim::KnobSpec*> kept;
+    for (const auto* k : selected)
+      if (k->group == *g) kept.push_back(k);
+    if (kept.empty()) throw UsageError("no knob in group '" + *g + "' (groups: collective, mechanism, topology, schedule)");
+    selected = kept;
+  }
+  if (args.flag("--json")) {
+    JsonValue list = JsonValue::array();
+    for (const auto* k : selected) {
+      JsonValue v = JsonValue::object({{"name", JsonValue::string(k->name)},
+                                       {"type", JsonValue::string(std::string(sim::to_string(k->type)))},
+                                       {"default", JsonValue::string(reg.format(*k, k->default_value))},
+                                       {"unit", JsonValue::string(k->unit)},
+                                       {"group", JsonValue::string(k->group)},
+                                       {"help", JsonValue::string(k->help)}});
+      if (k->type == sim::KnobType::kEnum) {
+        JsonValue choices = JsonValue::array();
+        for (const auto& c : k->choices) choices.push(JsonValue::string(c));
+        v.set("choices", std::move(choices));
+      } else if (k->type != sim::KnobType::kBool) {
+        v.set("min", JsonValue::number(k->min));
+        v.set("max", JsonValue::number(k->max));
+      }
+      list.push(std::move(v));
+    }
+    std::printf("%s\n", to_json(JsonValue::object({{"schema_version", JsonValue::number(int64_t{kKnobsSchemaVersion})},
+                                                   {"knobs", std::move(list)}}),
+                                2)
+                            .c_str());
+    return 0;
+  }
+  std::printf("%-18s %-7s %-10s %-12s %-28s %s\n", "knob", "type", "group", "default", "range", "what it does");
+  for (const auto* k : selected) {
+    std::string def = reg.format(*k, k->default_value);
+    if (!k->unit.empty() && k->type != sim::KnobType::kBytes && k->type != sim::KnobType::kEnum && k->type != sim::KnobType::kBool)
+      def += " " + k->unit;
+    std::printf("%-18s %-7s %-10s %-12s %-28s %s\n", k->name.c_str(), std::string(sim::to_string(k->type)).c_str(), k->group.c_str(),
+                def.c_str(), range_text(*k).c_str(), k->help.c_str());
+  }
+  return 0;
+}
+
+}  // namespace parascope::cli
