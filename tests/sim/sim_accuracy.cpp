@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "h200x2_harness.h"
@@ -94,6 +95,32 @@ int main(int argc, char** argv) {
   line("held out: the project's kernels", rep.held_out_kernels);
   line("held out: all (issue #4's set)", rep.held_out);
   line("held out, extra: NCCL all-to-all", rep.held_out_extra);
+
+  // Per family (op, variant): fit rows and held-out rows separately.
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> families;
+  for (const AccuracyRow& a : rep.rows) {
+    const std::string fam = a.row.variant == "nccl" ? "NCCL " + a.row.op : a.row.op + " " + a.row.variant;
+    if (a.role == RowRole::kNcclFit || a.role == RowRole::kKernelFit) families[fam].first.push_back(a.error);
+    if (a.role == RowRole::kHeldOut || a.role == RowRole::kHeldOutExtra) families[fam].second.push_back(a.error);
+  }
+  if (markdown)
+    std::printf("\n| family | fit rows | held-out rows | held-out median | held-out worst |\n|---|---|---|---|---|\n");
+  else
+    std::printf("\n%-28s %14s %16s %16s   %s\n", "family", "fit rows", "held-out rows", "held-out median", "held-out worst");
+  JsonValue fam_json = JsonValue::array();
+  for (const auto& [fam, errs] : families) {
+    const ErrorStats f = error_stats(errs.first), h = error_stats(errs.second);
+    if (markdown)
+      std::printf("| %s | %zu | %zu | %.1f %% | %.1f %% |\n", fam.c_str(), f.count, h.count, 100 * h.median_abs, 100 * h.max_abs);
+    else
+      std::printf("%-28s %14zu %16zu %14.1f %% %14.1f %%%s\n", fam.c_str(), f.count, h.count, 100 * h.median_abs, 100 * h.max_abs,
+                  h.count && (h.median_abs > kMedianTarget || h.max_abs > kWorstTarget) ? "   (misses the target)" : "");
+    fam_json.push(JsonValue::object({{"family", JsonValue::string(fam)},
+                                     {"fit_rows", JsonValue::number(static_cast<int64_t>(f.count))},
+                                     {"held_out_rows", JsonValue::number(static_cast<int64_t>(h.count))},
+                                     {"held_out_median_abs_error", JsonValue::number(h.median_abs)},
+                                     {"held_out_max_abs_error", JsonValue::number(h.max_abs)}}));
+  }
   const bool met = rep.held_out.median_abs <= kMedianTarget && rep.held_out.max_abs <= kWorstTarget;
   std::printf("target (held out, 64 KiB - 1 GiB): median <= %.0f %%, worst <= %.0f %%: %s   (%s, %.2f s)\n", 100 * kMedianTarget,
               100 * kWorstTarget, met ? "MET" : "MISSED", topo_path.c_str(), wall);
@@ -101,6 +128,7 @@ int main(int argc, char** argv) {
   doc.set("schema_version", JsonValue::number(int64_t{1}));
   doc.set("topology", JsonValue::string(topo_path));
   doc.set("target_met", JsonValue::boolean(met));
+  doc.set("families", std::move(fam_json));
   std::ofstream(json_path) << to_json(doc, 1) << "\n";
   return met ? 0 : 1;
 }
