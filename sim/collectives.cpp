@@ -691,11 +691,12 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   // NCCL's algorithms (ring, tree, send/recv, its all-to-all) follow the topology's measured NCCL
   // profile when it has one: its per-channel rate at this step size, its fixed costs.
   const bool nccl_algo = !fused_op && op != "gemm" && (algo == "ring" || algo == "tree");
+  double nccl_step_bytes = 0;
   if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
     s.nccl = &*p_.topology().nccl;
     if (s.nccl->channels > 0 && !k.is_set("channels")) s.channels = s.nccl->channels;
-    const double step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
-    s.nccl_rate = s.nccl->rate_at(step_bytes);
+    nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
+    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes);
   }
   // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
   // payload; the summary still reports the payload. The direct kernels use their own stores (simple
@@ -732,6 +733,19 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     s.group_of.clear();
     s.collective = static_cast<uint32_t>(w_.collectives.size());
     if (!s.nccl || k.is_set("channels") || s.nccl->channels == 0) s.channels = static_cast<uint32_t>(k.get_int("channels"));
+    if (s.nccl && s.nccl->channels > 0 && s.channels != s.nccl->channels) {
+      // The profile measured what NCCL's channels reach together at this step size with its own
+      // channel count; another count splits that aggregate, no channel beyond what one SM moves
+      // with LD/ST at the channel's threads (the mechanism's measured per-SM rate).
+      const SmTransferModel& ldst = p_.gpu(s.gpus.front()).ldst;
+      SmTransferModel linear = ldst;
+      linear.cap_bytes_per_s = 0;
+      const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.threads) : 0;
+      const double profile_rate = s.nccl->rate_at(nccl_step_bytes);
+      double r = profile_rate * s.nccl->channels / s.channels;
+      if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
+      s.nccl_rate = r;
+    }
     s.kernel_sms = direct_kernel ? s.channels : 0;
     if (op == "allreduce") {
       spec.op = CollectiveOp::kAllReduce;

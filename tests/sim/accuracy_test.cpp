@@ -11,6 +11,9 @@
 #include "h200x2_harness.h"
 #include "sim/accuracy.h"
 #include "sim/calibration.h"
+#include "sim/collectives.h"
+#include "sim/platform.h"
+#include "sim/workload_spec.h"
 #include "test_paths.h"
 #include "trace/core/topology_json.h"
 
@@ -134,4 +137,25 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
   CHECK(rep.held_out_nccl.median_abs <= 0.055);
   CHECK(rep.held_out_nccl.max_abs <= 0.18);
   CHECK(rep.fit.median_abs <= 0.05);
+}
+
+TEST_CASE("NCCL profile: another channel count splits the measured aggregate, one SM's LD/ST at most", "[sim][accuracy]") {
+  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  REQUIRE(preset.nccl.has_value());
+  const Platform p = Platform::seal(preset);
+  auto channel_rate = [&](const std::string& spec) {
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    REQUIRE(!w.actors.empty());
+    return w.actors.front().agent_capacity / w.actors.front().sms;
+  };
+  // 1 GiB all-reduce on 2 ranks: 512 MiB ring steps, between the 128 MiB and 1 GiB knots (f = 2/3
+  // in log space): 25.13^(1/3) x 29.25^(2/3) ≈ 27.8 GB/s per channel at NCCL's 24 channels.
+  const double r24 = preset.nccl->rate_at(512.0 * 1024 * 1024);
+  CHECK(r24 / 1e9 == Approx(27.8).epsilon(0.01));
+  CHECK(channel_rate("allreduce:bytes=1GiB") == Approx(r24));
+  // 4 channels: 24/4 x 27.8 = 167 GB/s each would keep the aggregate, but one SM moves at most
+  // 44.9 GB/s with LD/ST (the P2P fit): 44.9 GB/s per channel.
+  CHECK(channel_rate("allreduce:bytes=1GiB,channels=4") == Approx(preset.nodes[static_cast<size_t>(preset.gpu_node(0))].gpu->ldst.per_sm_bytes_per_s));
+  // 48 channels: the aggregate split in 48, 13.9 GB/s each.
+  CHECK(channel_rate("allreduce:bytes=1GiB,channels=48") == Approx(r24 / 2));
 }

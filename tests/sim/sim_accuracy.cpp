@@ -110,10 +110,15 @@ int main(int argc, char** argv) {
   JsonValue fam_json = JsonValue::array();
   for (const auto& [fam, errs] : families) {
     const ErrorStats f = error_stats(errs.first), h = error_stats(errs.second);
+    char med[32] = "-", worst[32] = "-";
+    if (h.count) {
+      std::snprintf(med, sizeof med, "%.1f %%", 100 * h.median_abs);
+      std::snprintf(worst, sizeof worst, "%.1f %%", 100 * h.max_abs);
+    }
     if (markdown)
-      std::printf("| %s | %zu | %zu | %.1f %% | %.1f %% |\n", fam.c_str(), f.count, h.count, 100 * h.median_abs, 100 * h.max_abs);
+      std::printf("| %s | %zu | %zu | %s | %s |\n", fam.c_str(), f.count, h.count, med, worst);
     else
-      std::printf("%-28s %14zu %16zu %14.1f %% %14.1f %%%s\n", fam.c_str(), f.count, h.count, 100 * h.median_abs, 100 * h.max_abs,
+      std::printf("%-28s %14zu %16zu %16s %16s%s\n", fam.c_str(), f.count, h.count, med, worst,
                   h.count && (h.median_abs > kMedianTarget || h.max_abs > kWorstTarget) ? "   (misses the target)" : "");
     fam_json.push(JsonValue::object({{"family", JsonValue::string(fam)},
                                      {"fit_rows", JsonValue::number(static_cast<int64_t>(f.count))},

@@ -275,7 +275,7 @@ TEST_CASE("comm model: the same numbers as `simulate`, computed once", "[whatif]
   in.steps = {step};
   const sim::SimulationOutput out = sim::run_simulation(in);
   CHECK(t->duration == ps_to_ns(out.summary.makespan));
-  CHECK(t->sms == 16);  // one SM per channel, the default 16 channels
+  CHECK(t->sms == 24);  // one SM per channel: the preset's NCCL profile runs NCCL's measured 24 channels
   CHECK(!t->resource_bytes.empty());
   CHECK(model.timing(s) == t);  // cached: the same object, no second simulation
   CHECK(model.simulations() == 1);
