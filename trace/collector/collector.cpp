@@ -65,6 +65,7 @@ void CUPTIAPI tramp_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackI
   Collector::instance().on_callback(domain, cbid, data);
 }
 void tramp_at_exit() { Collector::instance().at_exit(); }
+void tramp_sampler_at_exit() { Collector::instance().sampler_at_exit(); }
 bool tramp_crash(int sig, int timeout_ms) noexcept { return Collector::instance().crash_flush(sig, timeout_ms); }
 void atfork_child() { g_forked_child = true; }
 
@@ -531,11 +532,20 @@ void Collector::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, 
       break;
     }
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
+      bool sampled = false;
       {
         std::lock_guard lock(pending_mutex_);
-        for (auto it = contexts_.begin(); it != contexts_.end();)
-          it = it->second == rd->context ? contexts_.erase(it) : std::next(it);
+        for (auto it = contexts_.begin(); it != contexts_.end();) {
+          if (it->second != rd->context) {
+            ++it;
+            continue;
+          }
+          sampled |= it->first == sample_device_;
+          it = contexts_.erase(it);
+        }
       }
+      // last samples while the context still exists, then no more PM sampling calls on it
+      if (sampled) drain_sampler(true);
       flush_all(true, std::chrono::milliseconds(2000));
       break;
     }
@@ -749,16 +759,19 @@ void Collector::handle_pending(bool final) {
           p = c + 1;
         }
         const uint32_t per_period = config_.flush_ms * 1000u / std::max(1u, config_.nvlink_sample_us);
-        sampler_ = std::make_unique<PmSampler>(*cupti_, d);
+        auto sampler = std::make_unique<PmSampler>(*cupti_, d);
         std::string error;
         std::vector<std::string> notes;
-        const bool ok = sampler_->start(config_.nvlink_sample_us, std::max(1000u, per_period * 4), metrics, &error, &notes);
+        const bool ok = sampler->start(config_.nvlink_sample_us, std::max(1000u, per_period * 4), metrics, &error, &notes);
         if (drv && ctx) drv->cuCtxSetCurrent(previous);
         for (const auto& n : notes) warn("nvlink sampling: " + n, false);
         if (!ok) {
           warn("nvlink sampling: NOT available on this driver/device: " + error);
-          sampler_.reset();
         } else {
+          {
+            std::lock_guard lock(sampler_mutex_);
+            sampler_ = std::move(sampler);
+          }
           std::fprintf(stderr, "parascope collector: NVLink PM sampling on device %d every %u us\n", d,
                        config_.nvlink_sample_us);
         }
@@ -792,18 +805,7 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
   // ready for this period's probe chunks
   if (!crash && brackets_pending_.load()) writer_->drain_from_hook();
   if (!crash) handle_pending(final);
-  if (sampler_ && !crash) {
-    std::vector<CollectedActivity> samples;
-    std::string error;
-    std::vector<std::string> notes;
-    if (!sampler_->decode(samples, &error, &notes)) {
-      warn("nvlink sampling stopped: " + error);
-      sampler_.reset();
-    }
-    for (const auto& n : notes) warn("nvlink sampling: " + n, false);
-    for (const auto& s : samples) add_record(s);
-    if (final && sampler_) sampler_->stop();
-  }
+  if (!crash) drain_sampler(final);
   if (final) {
     // a second offset per device at the end shows the drift between %globaltimer and CUPTI's clock
     std::vector<int> measured;
@@ -840,6 +842,41 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
   if (!extra.empty()) writer_->submit_chunk(ChunkType::kCuptiRecords, std::move(extra));
   std::vector<uint8_t> nccl = nccl_take_records();
   if (!nccl.empty()) writer_->submit_chunk(ChunkType::kNcclRecords, std::move(nccl));
+}
+
+// Decodes the PM samples gathered since the last call; `stop` ends sampling for good (at exit, or
+// when the sampled device's context is about to be destroyed: after that the sampler's state
+// refers to a dead context, and decoding or stopping it at exit crashed the process).
+void Collector::drain_sampler(bool stop) {
+  std::lock_guard lock(sampler_mutex_);
+  if (!sampler_) return;
+  std::vector<CollectedActivity> samples;
+  std::string error;
+  std::vector<std::string> notes;
+  if (!sampler_->decode(samples, &error, &notes)) {
+    warn("nvlink sampling stopped: " + error);
+    sampler_.reset();
+  }
+  for (const auto& n : notes) warn("nvlink sampling: " + n, false);
+  for (const auto& s : samples) add_record(s);
+  // libnvperf_host (loaded by CUPTI when sampling starts) registers its static destructors after
+  // our atexit handler, so they ran first at exit while the writer thread was still decoding:
+  // SIGSEGV inside cuptiProfilerHostEvaluateToGpuValues in 5 of 5 torchrun runs on 2 x H200. A second handler,
+  // registered once the first samples were evaluated (nvperf's statics exist by then), runs
+  // before those destructors and ends sampling.
+  if (!samples.empty() && !sampler_exit_hook_) {
+    sampler_exit_hook_ = true;
+    std::atexit(tramp_sampler_at_exit);
+  }
+  if (stop && sampler_) {
+    sampler_->stop();
+    sampler_.reset();
+  }
+}
+
+void Collector::sampler_at_exit() {
+  if (g_forked_child.load() || ::getpid() != pid_) return;
+  drain_sampler(true);
 }
 
 void Collector::at_exit() {

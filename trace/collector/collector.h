@@ -53,6 +53,7 @@ class Collector {
   void buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t size, size_t valid);
   void on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
   void at_exit();
+  void sampler_at_exit();  // ends NVLink PM sampling before libnvperf_host's destructors run
   bool crash_flush(int sig, int timeout_ms) noexcept;
 
  private:
@@ -137,7 +138,12 @@ class Collector {
   std::atomic<uint64_t> periods_{0};
   int sample_device_ = -1;              // NVLink PM sampling target
   bool sampler_attempted_ = false;
-  std::unique_ptr<PmSampler> sampler_;
+  // The sampler is read by the writer thread's periodic hook and ended by whichever thread
+  // destroys its context (the context must still exist for the last decode and the stop).
+  std::mutex sampler_mutex_;
+  std::unique_ptr<PmSampler> sampler_;  // under sampler_mutex_ once started
+  bool sampler_exit_hook_ = false;      // under sampler_mutex_
+  void drain_sampler(bool stop);
 };
 
 }  // namespace parascope::collector

@@ -1,5 +1,6 @@
 #include "trace/collector/crash_guard.h"
 
+#include <execinfo.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -37,6 +38,14 @@ void handler(int sig, siginfo_t* info, void* context) {
     say(sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
         : sig == SIGILL ? "SIGILL" : "SIGTERM");
     say(", writing the trace\n");
+    if (sig != SIGTERM && sig != SIGABRT) {
+      // where the fault happened, for the bug report (backtrace() was primed at install, so it
+      // does not load libgcc inside the handler)
+      void* frames[32];
+      const int n = ::backtrace(frames, 32);
+      say("parascope collector: fault backtrace (module(+offset)):\n");
+      ::backtrace_symbols_fd(frames, n, STDERR_FILENO);
+    }
     const bool ok = flush(sig, g_timeout_ms.load());
     say(ok ? "parascope collector: trace written\n"
            : "parascope collector: trace flush did not finish in time; the file holds every chunk written so far\n");
@@ -69,6 +78,8 @@ void install_crash_guard(CrashFlushFn flush, int timeout_ms) {
   g_timeout_ms = timeout_ms;
   bool expected = false;
   if (!g_active.compare_exchange_strong(expected, true)) return;
+  void* prime[1];
+  (void)::backtrace(prime, 1);
   for (int i = 0; i < kCount; ++i) {
     struct sigaction old {};
     if (::sigaction(kSignals[i], nullptr, &old) != 0) continue;
