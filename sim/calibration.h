@@ -1,13 +1,8 @@
-// Fitting the transfer-mechanism models to measured P2P curves. The raw sweep (DESIGN.md
-// "Calibration": resources/calibration/<machine>_p2p.json, rows of mechanism ce|tma|tma_pull|
-// ldst_push|ldst_pull, direction uni|bi, bytes, sms, threads, n, median_ns, p10_ns, p90_ns) goes in;
-// per mechanism a model of one operation's time comes out:
-//   t = latency + bytes / rate, rate = sm_model_rate(k SMs) (smooth saturation at the cap), and with
-//   both directions at once rate = min(that, cap / (1 + reverse_weight)); the copy engine: rate = its
-//   rate, divided by (1 + reverse_weight) in both directions.
-// These are the forms the simulator runs (platform ports, agents, message latency), so a residual here
-// is the simulator's error on that row. Fits minimise squared log time ratios (relative error) with
-// a deterministic Nelder-Mead; every row gets its residual, every mechanism its median and worst.
+// Fits the transfer-mechanism models to raw P2P sweeps (DESIGN.md "Calibration": rows of mechanism
+// ce|tma|tma_pull|ldst_push|ldst_pull, uni|bi, bytes, sms, threads, median_ns ...), in the forms the
+// simulator runs: t = latency + bytes / rate, SM rate = sm_model_rate(k SMs), both directions at once
+// cap / (1 + reverse_weight). So a residual is the simulator's error on that row. Deterministic
+// Nelder-Mead on squared log time ratios; every row gets its residual, every mechanism its median/worst.
 #pragma once
 
 #include <optional>

@@ -1,12 +1,8 @@
-// Fitting the collective model to measured collective timings from the C++ harness (CUDA graphs,
-// resources/captures/.../kernels/*.json; rows in sim/harness_rows.h), through the simulator itself:
-//   - NCCL's profile (NcclProfile in trace/core/topology.h): its fixed costs (collective, send/recv,
-//     per message) and its per-channel rate at each ring-step size, fitted on the NCCL rows the split
-//     names (docs/accuracy.md: all-reduce and send/recv, bf16); every other NCCL row is held out;
-//   - the direct kernels' shared parameters (GpuSpec: signal_latency_ns, local_copy_per_sm_GBps,
-//     reduce_cost, hbm_GBps), fitted on the kernel rows the split names, the rest held out;
-//   - the compute/communication interference from the captures' interference.json.
-// Fits minimise squared log time ratios with the deterministic Nelder-Mead of sim/minimize.h.
+// Fits the collective model through the simulator itself, on the harness rows a FitSplit names
+// (sim/accuracy.h; the rest is held out, docs/accuracy.md): NCCL's profile (fixed costs, per-channel
+// rate at knots of ring-step size), the direct kernels' shared GpuSpec parameters (signal latency,
+// local copy per SM, reduce cost, HBM), and the compute/communication interference. Deterministic:
+// squared log time ratios minimised by sim/minimize.h's Nelder-Mead.
 #pragma once
 
 #include <string>
