@@ -173,7 +173,8 @@ KnobRegistry build_registry() {
          "how bytes move between GPUs: copy engine, TMA bulk copies, SM loads/stores, NVLS multimem; *_pull: the "
          "receiving GPU's SMs read (direct kernels)"});
   r.add({"channels", KnobType::kInt, 1, 1024, {}, int64_t{16}, "channels", "collective",
-         "parallel channels (NCCL-style rings; the direct kernels: blocks, one per SM), each driven by its own SMs"});
+         "parallel channels (NCCL-style rings; the direct kernels: blocks, one per SM), each driven by its own SMs; "
+         "unset, NCCL's algorithms on a topology with a measured NCCL profile run its channel count (h200x2: 24)"});
   r.add({"num_comm_sms", KnobType::kInt, 0, 1024, {}, int64_t{16}, "SMs", "mechanism",
          "SMs given to communication (taken from compute in fused kernels)"});
   r.add({"chunk_bytes", KnobType::kBytes, 256, 1024 * kGiB, {}, int64_t{1} << 20, "bytes", "collective",

@@ -2,8 +2,10 @@
 // one list `simulate --set`, `whatif --set`, their `--sweep` and the GUI's what-if panel share: name,
 // type, range or choices, default, unit, group and what it does. Names select knobs (unknown names
 // get the registry's suggestion); --group keeps one group.
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli/cli_args.h"
 #include "cli/verbs.h"
@@ -102,14 +104,28 @@ int run_knobs(const VerbArgs& argv) {
                             .c_str());
     return 0;
   }
-  std::printf("%-18s %-7s %-10s %-12s %-28s %s\n", "knob", "type", "group", "default", "range", "what it does");
+  // Columns as wide as their widest entry, so long enumerations stay aligned.
+  struct Row {
+    std::string cells[5];
+    const std::string* help;
+  };
+  std::vector<Row> rows;
+  size_t width[5] = {4, 4, 5, 7, 5};  // "knob", "type", "group", "default", "range"
   for (const auto* k : selected) {
     std::string def = reg.format(*k, k->default_value);
     if (!k->unit.empty() && k->type != sim::KnobType::kBytes && k->type != sim::KnobType::kEnum && k->type != sim::KnobType::kBool)
       def += " " + k->unit;
-    std::printf("%-18s %-7s %-10s %-12s %-28s %s\n", k->name.c_str(), std::string(sim::to_string(k->type)).c_str(), k->group.c_str(),
-                def.c_str(), range_text(*k).c_str(), k->help.c_str());
+    Row r{{k->name, std::string(sim::to_string(k->type)), k->group, def, range_text(*k)}, &k->help};
+    for (int c = 0; c < 5; ++c) width[c] = std::max(width[c], r.cells[c].size());
+    rows.push_back(std::move(r));
   }
+  auto print = [&](const std::string* cells, const std::string& help) {
+    for (int c = 0; c < 5; ++c) std::printf("%-*s  ", static_cast<int>(width[c]), cells[c].c_str());
+    std::printf("%s\n", help.c_str());
+  };
+  const std::string header[5] = {"knob", "type", "group", "default", "range"};
+  print(header, "what it does");
+  for (const Row& r : rows) print(r.cells, *r.help);
   return 0;
 }
 
