@@ -26,6 +26,8 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_record},
     {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
      parascope::cli::run_window},
+    {"links", "bytes/s per link and direction: peak, mean, percentiles, utilization (measured, simulated, estimated)",
+     parascope::cli::run_links},
     {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
     {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
 };

@@ -19,5 +19,6 @@ int run_simulate(const VerbArgs& args);
 // Where `--topology NAME` presets live: $PARASCOPE_RESOURCES/topologies, else the source tree's.
 std::string topology_preset_dir();
 int run_calibrate(const VerbArgs& args);
+int run_links(const VerbArgs& args);
 
 }  // namespace parascope::cli
