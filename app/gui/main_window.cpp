@@ -33,6 +33,7 @@
 
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
+#include "gui/link_view.h"
 #include "gui/overlap_view.h"
 #include "gui/slice_details.h"
 #include "gui/timeline_view.h"
@@ -89,7 +90,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     status_->setText(tr("Loading cancelled"));
   });
   connect(timeline_, &TimelineView::selection_changed, this, &MainWindow::show_selection);
-  connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) { show_range(has, s, e); });
+  connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) {
+    show_range(has, s, e);
+    update_windows();
+  });
+  connect(timeline_, &TimelineView::view_changed, this, &MainWindow::update_windows);
   connect(timeline_, &TimelineView::bookmarks_changed, this, [this] {
     rebuild_bookmarks_menu();
     if (!applying_notes_) {
@@ -115,7 +120,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1500, 900);
     QList<QDockWidget*> bottom, right;
     for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
-    resizeDocks(bottom, QList<int>(bottom.size(), 170), Qt::Vertical);
+    resizeDocks(bottom, QList<int>(bottom.size(), 300), Qt::Vertical);
     resizeDocks(right, QList<int>(right.size(), 430), Qt::Horizontal);
   }
   timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
@@ -142,6 +147,13 @@ void MainWindow::build_docks() {
   overlap_ = new OverlapView(overlap_dock);
   overlap_dock->setWidget(overlap_);
   addDockWidget(Qt::RightDockWidgetArea, overlap_dock);
+
+  auto* links_dock = new QDockWidget(tr("Links"), this);
+  links_dock->setObjectName("links_dock");
+  links_ = new LinkView(links_dock);
+  links_dock->setWidget(links_);
+  addDockWidget(Qt::BottomDockWidgetArea, links_dock);
+  connect(links_, &LinkView::time_clicked, this, [this](qint64 t) { center_on(t); });
 
   auto* stats_dock = new QDockWidget(tr("Kernel statistics"), this);
   stats_dock->setObjectName("stats_dock");
@@ -179,6 +191,7 @@ void MainWindow::build_docks() {
   v->addWidget(stats_view_);
   stats_dock->setWidget(panel);
   addDockWidget(Qt::BottomDockWidgetArea, stats_dock);
+  tabifyDockWidget(stats_dock, links_dock);
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -363,6 +376,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   timeline_->set_trace(trace_, loaded.index);
   find_->set_trace(trace_);
   overlap_->set_trace(trace_);
+  links_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);
@@ -461,6 +475,29 @@ void MainWindow::show_range(bool has, TimeNs start, TimeNs end) {
   if (!trace_->devices.empty())
     overlap_->show_window(static_cast<uint32_t>(dev), {start, end},
                           tr("range %1 – %2").arg(qstr(format_duration(start - origin)), qstr(format_duration(end - origin))));
+}
+
+void MainWindow::update_windows() {
+  if (!trace_) return;
+  const Interval view{timeline_->mapping().start(), timeline_->mapping().end()};
+  std::optional<Interval> range;
+  if (timeline_->has_range()) range = Interval{timeline_->range().first, timeline_->range().second};
+  links_->set_windows(view, range);
+}
+
+bool MainWindow::raise_dock(const QString& name) {
+  for (QDockWidget* d : findChildren<QDockWidget*>())
+    if (d->objectName() == name + "_dock") {
+      d->show();
+      d->raise();
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::center_on(TimeNs t) {
+  const TimeNs d = timeline_->mapping().duration();
+  timeline_->set_view(t - d / 2, t - d / 2 + d);
 }
 
 void MainWindow::set_note(EventRef ref, const QString& text) {

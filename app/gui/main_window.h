@@ -26,6 +26,7 @@ namespace parascope::gui {
 
 class FindBar;
 class KernelStatsModel;
+class LinkView;
 class OverlapView;
 class TimelineView;
 
@@ -41,6 +42,11 @@ class MainWindow : public QMainWindow {
   TraceLoader* loader() const { return loader_; }
   FindBar* find_bar() const { return find_; }
   OverlapView* overlap() const { return overlap_; }
+  LinkView* links() const { return links_; }
+  // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
+  bool raise_dock(const QString& name);
+  // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
+  void center_on(TimeNs t);
   KernelStatsModel* stats_model() const { return stats_model_; }
   QSortFilterProxyModel* stats_proxy() const { return stats_proxy_; }
   QTableView* stats_view() const { return stats_view_; }
@@ -82,12 +88,14 @@ class MainWindow : public QMainWindow {
   void edit_note();
   void follow_link(const QUrl& url);
   void schedule_notes_save();
+  void update_windows();
 
   TimelineView* timeline_ = nullptr;
   TraceLoader* loader_ = nullptr;
   FindBar* find_ = nullptr;
   QTextBrowser* details_ = nullptr;
   OverlapView* overlap_ = nullptr;
+  LinkView* links_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;
