@@ -3,12 +3,16 @@
 // for every counter series: measured (the collector's NVLink counters), simulated (a simulated
 // trace's links) and estimated (from peer copies and collective sizes, unless --no-estimates).
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 
 #include "cli/cli_args.h"
 #include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
+#include "sim/simulation.h"
 #include "trace/core/analysis/link_stats.h"
+#include "trace/core/trace_machine.h"
 #include "trace/io/load_trace.h"
 
 namespace parascope::cli {
@@ -20,7 +24,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--to", true, false, "window end; default: the trace end", ""},
     {"--absolute", false, false, "--from/--to are on the trace clock", ""},
     {"--no-estimates", false, false, "only the trace's own link counters (no estimate from copies and collectives)", ""},
-    {"--csv", true, false, "also write the table as CSV to this file", ""},
+    {"--machine", true, false, "also per topology link: 'trace' (its own or inferred), 'auto' (a preset matching its GPUs), or a preset name/file", ""},
+    {"--csv", true, false, "also write the table as CSV to this file (with --machine, the topology table to FILE's stem + _topology.csv)", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress bar", "-q"},
@@ -49,11 +54,40 @@ int run_links(const VerbArgs& argv) {
   const std::vector<LinkCounter> counters = link_counters(t, !args.flag("--no-estimates"));
   const DataTable table = link_stats_table(counters, link_stats(counters, {w.start, w.end}));
   if (const auto csv = args.value("--csv")) write_csv(table, *csv);
+  std::optional<DataTable> topo_table;
+  std::string machine_name;
+  if (const auto m = args.value("--machine")) {
+    std::optional<Topology> preset;
+    if (*m == "auto") {
+      std::vector<Topology> candidates;
+      for (const std::string& n : sim::preset_names(topology_preset_dir())) candidates.push_back(sim::find_topology(n, topology_preset_dir()));
+      const int best = best_matching_topology(t, candidates);
+      if (best < 0) throw UsageError("--machine auto: no preset has this trace's GPUs; name one");
+      preset = candidates[static_cast<size_t>(best)];
+    } else if (*m != "trace") {
+      try {
+        preset = sim::find_topology(*m, topology_preset_dir());
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+      }
+    }
+    const TraceMachine machine = trace_machine(t, preset ? &*preset : nullptr);
+    machine_name = machine.topology.name;
+    topo_table = topology_link_table(machine, topology_link_loads(machine, counters, {w.start, w.end}));
+    if (const auto csv = args.value("--csv")) {
+      const std::filesystem::path p(*csv);
+      write_csv(*topo_table, (p.parent_path() / (p.stem().string() + "_topology.csv")).string());
+    }
+  }
   if (args.flag("--json")) {
     JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(int64_t{kLinksSchemaVersion})},
                                        {"window_start_ns", JsonValue::number(w.start)},
                                        {"window_end_ns", JsonValue::number(w.end)},
                                        {"links", table_json(table)}});
+    if (topo_table) {
+      doc.set("machine", JsonValue::string(machine_name));
+      doc.set("topology_links", table_json(*topo_table));
+    }
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;
   }
@@ -61,6 +95,7 @@ int run_links(const VerbArgs& argv) {
               format_duration(w.end - w.start).c_str());
   std::printf("%s", render_text(table).c_str());
   if (counters.empty()) std::printf("  no link counters, peer copies or sized collectives in this trace\n");
+  if (topo_table) std::printf("\nmachine %s\n%s", machine_name.c_str(), render_text(*topo_table).c_str());
   return 0;
 }
 

@@ -37,6 +37,7 @@
 #include "gui/overlap_view.h"
 #include "gui/slice_details.h"
 #include "gui/timeline_view.h"
+#include "gui/topology_view.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -147,6 +148,14 @@ void MainWindow::build_docks() {
   overlap_ = new OverlapView(overlap_dock);
   overlap_dock->setWidget(overlap_);
   addDockWidget(Qt::RightDockWidgetArea, overlap_dock);
+
+  auto* topology_dock = new QDockWidget(tr("Topology"), this);
+  topology_dock->setObjectName("topology_dock");
+  topology_ = new TopologyView(topology_dock);
+  topology_dock->setWidget(topology_);
+  addDockWidget(Qt::RightDockWidgetArea, topology_dock);
+  tabifyDockWidget(overlap_dock, topology_dock);
+  overlap_dock->raise();
 
   auto* links_dock = new QDockWidget(tr("Links"), this);
   links_dock->setObjectName("links_dock");
@@ -377,6 +386,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   find_->set_trace(trace_);
   overlap_->set_trace(trace_);
   links_->set_trace(trace_);
+  topology_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);
@@ -483,6 +493,7 @@ void MainWindow::update_windows() {
   std::optional<Interval> range;
   if (timeline_->has_range()) range = Interval{timeline_->range().first, timeline_->range().second};
   links_->set_windows(view, range);
+  topology_->set_windows(view, range);
 }
 
 bool MainWindow::raise_dock(const QString& name) {

@@ -29,6 +29,7 @@ class KernelStatsModel;
 class LinkView;
 class OverlapView;
 class TimelineView;
+class TopologyView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -43,6 +44,7 @@ class MainWindow : public QMainWindow {
   FindBar* find_bar() const { return find_; }
   OverlapView* overlap() const { return overlap_; }
   LinkView* links() const { return links_; }
+  TopologyView* topology() const { return topology_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   bool raise_dock(const QString& name);
   // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
@@ -96,6 +98,7 @@ class MainWindow : public QMainWindow {
   QTextBrowser* details_ = nullptr;
   OverlapView* overlap_ = nullptr;
   LinkView* links_ = nullptr;
+  TopologyView* topology_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;

@@ -59,7 +59,16 @@ QAbstractAxis* make_axis(const ChartAxis& a, const Range& data, bool is_x) {
   if (!is_x && std::isnan(a.min) && lo > 0) lo = 0;  // rates and times read from zero
   if (!is_x && std::isnan(a.max)) hi += (hi - lo) * 0.05;
   axis->setRange(lo, hi);
-  if (std::isnan(a.min) && std::isnan(a.max) && !is_x) axis->applyNiceNumbers();  // given ranges (time windows) stay exact
+  if (std::isnan(a.min) && std::isnan(a.max) && !is_x) {
+    axis->applyNiceNumbers();
+  } else {
+    // given ranges (time windows) stay exact; ticks at round multiples of 1, 2 or 5 x 10^k
+    const double raw = (hi - lo) / 6, mag = std::pow(10, std::floor(std::log10(raw)));
+    const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+  }
   axis->setTitleText(a.title);
   axis->setLabelFormat("%.4g");
   return axis;
