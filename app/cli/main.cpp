@@ -28,6 +28,8 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_window},
     {"links", "bytes/s per link and direction: peak, mean, percentiles, utilization (measured, simulated, estimated)",
      parascope::cli::run_links},
+    {"roofline", "kernels against the machine's compute, HBM and link ceilings (FLOPs from args, PyTorch ops, NVTX)",
+     parascope::cli::run_roofline},
     {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
     {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
 };

@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "cli/cli_args.h"
+#include "cli/machine_option.h"
 #include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
-#include "sim/simulation.h"
 #include "trace/core/analysis/link_stats.h"
 #include "trace/core/trace_machine.h"
 #include "trace/io/load_trace.h"
@@ -57,20 +57,7 @@ int run_links(const VerbArgs& argv) {
   std::optional<DataTable> topo_table;
   std::string machine_name;
   if (const auto m = args.value("--machine")) {
-    std::optional<Topology> preset;
-    if (*m == "auto") {
-      std::vector<Topology> candidates;
-      for (const std::string& n : sim::preset_names(topology_preset_dir())) candidates.push_back(sim::find_topology(n, topology_preset_dir()));
-      const int best = best_matching_topology(t, candidates);
-      if (best < 0) throw UsageError("--machine auto: no preset has this trace's GPUs; name one");
-      preset = candidates[static_cast<size_t>(best)];
-    } else if (*m != "trace") {
-      try {
-        preset = sim::find_topology(*m, topology_preset_dir());
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-      }
-    }
+    const std::optional<Topology> preset = machine_option(t, *m);
     const TraceMachine machine = trace_machine(t, preset ? &*preset : nullptr);
     machine_name = machine.topology.name;
     topo_table = topology_link_table(machine, topology_link_loads(machine, counters, {w.start, w.end}));

@@ -20,5 +20,6 @@ int run_simulate(const VerbArgs& args);
 std::string topology_preset_dir();
 int run_calibrate(const VerbArgs& args);
 int run_links(const VerbArgs& args);
+int run_roofline(const VerbArgs& args);
 
 }  // namespace parascope::cli
