@@ -54,11 +54,11 @@ LinkView::LinkView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->setWordWrap(false);
   table_->setToolTip(tr("Select rows to chart only those links"));
-  auto* split = new QSplitter(Qt::Vertical, this);
+  auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(chart_->widget());
   split->addWidget(table_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
   v->addLayout(top);

@@ -36,6 +36,7 @@
 #include "gui/link_view.h"
 #include "gui/overlap_view.h"
 #include "gui/slice_details.h"
+#include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
 #include "trace/core/summary.h"
@@ -201,6 +202,18 @@ void MainWindow::build_docks() {
   stats_dock->setWidget(panel);
   addDockWidget(Qt::BottomDockWidgetArea, stats_dock);
   tabifyDockWidget(stats_dock, links_dock);
+
+  auto* roofline_dock = new QDockWidget(tr("Roofline"), this);
+  roofline_dock->setObjectName("roofline_dock");
+  roofline_ = new RooflineView(roofline_dock);
+  roofline_dock->setWidget(roofline_);
+  addDockWidget(Qt::BottomDockWidgetArea, roofline_dock);
+  tabifyDockWidget(stats_dock, roofline_dock);
+  stats_dock->raise();
+  connect(roofline_, &RooflineView::kernel_activated, this, [this](EventRef r) {
+    timeline_->zoom_to(r);
+    timeline_->select(r);
+  });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -387,6 +400,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   overlap_->set_trace(trace_);
   links_->set_trace(trace_);
   topology_->set_trace(trace_);
+  roofline_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);
@@ -496,11 +510,16 @@ void MainWindow::update_windows() {
   topology_->set_windows(view, range);
 }
 
-bool MainWindow::raise_dock(const QString& name) {
+bool MainWindow::raise_dock(const QString& name, int height) {
   for (QDockWidget* d : findChildren<QDockWidget*>())
     if (d->objectName() == name + "_dock") {
       d->show();
       d->raise();
+      if (height > 0) {
+        const Qt::DockWidgetArea area = dockWidgetArea(d);
+        if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) resizeDocks({d}, {height}, Qt::Vertical);
+        else resizeDocks({d}, {height}, Qt::Horizontal);
+      }
       return true;
     }
   return false;

@@ -28,6 +28,7 @@ class FindBar;
 class KernelStatsModel;
 class LinkView;
 class OverlapView;
+class RooflineView;
 class TimelineView;
 class TopologyView;
 
@@ -45,8 +46,10 @@ class MainWindow : public QMainWindow {
   OverlapView* overlap() const { return overlap_; }
   LinkView* links() const { return links_; }
   TopologyView* topology() const { return topology_; }
+  RooflineView* roofline() const { return roofline_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
-  bool raise_dock(const QString& name);
+  // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
+  bool raise_dock(const QString& name, int height = 0);
   // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
   void center_on(TimeNs t);
   KernelStatsModel* stats_model() const { return stats_model_; }
@@ -99,6 +102,7 @@ class MainWindow : public QMainWindow {
   OverlapView* overlap_ = nullptr;
   LinkView* links_ = nullptr;
   TopologyView* topology_ = nullptr;
+  RooflineView* roofline_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;

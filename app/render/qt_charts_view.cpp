@@ -46,7 +46,7 @@ QAbstractAxis* make_axis(const ChartAxis& a, const Range& data, bool is_x) {
     auto* axis = new QLogValueAxis;
     axis->setBase(10);
     axis->setLabelFormat("%g");
-    axis->setMinorTickCount(-1);
+    axis->setMinorTickCount(0);
     if (std::isnan(a.min)) lo = std::pow(10, std::floor(std::log10(lo)));
     if (std::isnan(a.max)) hi = std::pow(10, std::ceil(std::log10(hi)));
     if (hi <= lo) hi = lo * 10;
