@@ -35,6 +35,7 @@
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
 #include "gui/overlap_view.h"
+#include "gui/report_export.h"
 #include "gui/slice_details.h"
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
@@ -228,6 +229,7 @@ void MainWindow::build_menus() {
   rebuild_recent_menu();
   file->addSeparator();
   file->addAction(tr("Export Timeline &PNG…"), this, &MainWindow::export_png);
+  file->addAction(tr("Export &Report…"), this, &MainWindow::export_report_dialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
@@ -363,6 +365,28 @@ void MainWindow::export_png() {
   if (path.isEmpty()) return;
   const QImage img = timeline_->render_image(QSize(1920, std::max(600, timeline_->viewport()->height())));
   if (!img.save(path)) QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
+}
+
+QString MainWindow::export_report(const QString& path, const QStringList& whatif) {
+  ReportRequest r;
+  r.path = path;
+  r.whatif = whatif;
+  if (trace_)
+    for (const std::string& f : trace_->source_files) r.inputs << QString::fromStdString(f);
+  if (timeline_->has_range()) r.ranges.push_back({timeline_->range().first, timeline_->range().second});
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  const QString error = gui::export_report(trace_, r);
+  QApplication::restoreOverrideCursor();
+  status_->setText(error.isEmpty() ? tr("Report written to %1").arg(path) : tr("Report failed: %1").arg(error));
+  return error;
+}
+
+void MainWindow::export_report_dialog() {
+  if (!trace_) return;
+  ReportRequest r;
+  if (!ask_report_request(this, r)) return;
+  const QString error = export_report(r.path, r.whatif);
+  if (!error.isEmpty() && interactive_) QMessageBox::critical(this, tr("Export failed"), error);
 }
 
 void MainWindow::remember_recent(const QStringList& inputs) {

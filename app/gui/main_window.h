@@ -62,6 +62,9 @@ class MainWindow : public QMainWindow {
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
+  // Writes the report (app/report) of the loaded trace to `path` (.html/.pdf), with the range
+  // selection as an extra range and `whatif` knobs (KNOB=VALUE); the error, or empty on success.
+  QString export_report(const QString& path, const QStringList& whatif = {});
   // Jumps to the next slice named like stats row `row` (of the proxy), as a double-click does.
   void activate_stats_row(int row);
   // Writes the notes file now (it is also written shortly after every change).
@@ -84,6 +87,7 @@ class MainWindow : public QMainWindow {
   void open_dialog();
   void open_directory_dialog();
   void export_png();
+  void export_report_dialog();
   void remember_recent(const QStringList& inputs);
   void rebuild_recent_menu();
   void rebuild_bookmarks_menu();
