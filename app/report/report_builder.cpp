@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <tuple>
 
 #include "render/chart_view.h"
 #include "render/link_chart.h"
@@ -133,8 +134,50 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
   if (t.warnings.size() > 10) s.text(QString("… and %1 more warnings (parascope-cli info lists them).").arg(t.warnings.size() - 10));
 }
 
-void add_whatif(ReportDocument& doc, std::shared_ptr<const Trace> trace, const ReportOptions& o, const Topology& topology,
-                const QString& topology_origin) {
+std::string gpu_model(const Topology& t) {
+  const int32_t n0 = t.gpu_node(0);
+  return n0 >= 0 && t.nodes[static_cast<size_t>(n0)].gpu ? t.nodes[static_cast<size_t>(n0)].gpu->model : "";
+}
+
+// The what-if's machine, chosen as `parascope-cli whatif` chooses it: the one given, else the
+// trace's own topology when it has the GPUs, else the preset with enough GPUs that has the traced
+// GPU model, measured before datasheet, fewest GPUs.
+void whatif_topology(const Trace& t, const ReportOptions& o, int32_t gpus, Topology& out, QString& origin) {
+  if (o.machine) {
+    out = *o.machine;
+    origin = "the machine given";
+    return;
+  }
+  if (t.topology && static_cast<int32_t>(t.topology->gpu_count()) >= gpus) {
+    out = *t.topology;
+    origin = "the trace's own topology";
+    return;
+  }
+  std::string model;
+  for (const Device& d : t.devices)
+    if (!d.name.empty()) model = d.name;
+  auto token = [](const std::string& s) {  // "NVIDIA H200" -> "H200"
+    const size_t sp = s.rfind(' ');
+    return sp == std::string::npos ? s : s.substr(sp + 1);
+  };
+  auto score = [&](const Topology& x) {
+    const std::string m = gpu_model(x);
+    const bool same = !model.empty() && !m.empty() && model.find(token(m)) != std::string::npos;
+    return std::make_tuple(same ? 0 : 1, x.calibration == Calibration::kMeasured ? 0 : 1, x.gpu_count());
+  };
+  const Topology* best = nullptr;
+  for (const Topology& p : o.presets)
+    if (static_cast<int32_t>(p.gpu_count()) >= gpus && !p.nodes.empty() && (!best || score(p) < score(*best))) best = &p;
+  if (!best)
+    throw std::invalid_argument("the what-if needs a machine with " + std::to_string(gpus) +
+                                " GPUs and no preset has them; name one with --machine");
+  out = *best;
+  origin = std::get<0>(score(*best)) == 0 ? "the preset with " + QString::number(gpus) + " " + qstr(token(model)) + " GPUs"
+                                          : "the first preset with " + QString::number(gpus) + " GPUs (none has " + qstr(model) + ")";
+}
+
+
+void add_whatif(ReportDocument& doc, std::shared_ptr<const Trace> trace, const ReportOptions& o) {
   const Trace& t = *trace;
   for (const auto& [k, v] : o.whatif) sim::knob_registry().parse(k, v);  // KnobError names the knob
   auto progress = [&](const std::string& what) {
@@ -144,8 +187,11 @@ void add_whatif(ReportDocument& doc, std::shared_ptr<const Trace> trace, const R
   whatif::GraphOptions go;
   go.step_regex = o.step_regex;
   const whatif::DepGraph graph = whatif::build_dep_graph(t, go);
+  Topology topology;
+  QString topology_origin;
+  whatif_topology(t, o, std::max(1, graph.gpu_count()), topology, topology_origin);
   if (static_cast<int32_t>(topology.gpu_count()) < std::max(1, graph.gpu_count()))
-    throw std::invalid_argument("the what-if needs a topology with " + std::to_string(graph.gpu_count()) + " GPUs; " +
+    throw std::invalid_argument("the what-if needs a machine with " + std::to_string(graph.gpu_count()) + " GPUs; " +
                                 topology.name + " has " + std::to_string(topology.gpu_count()));
   whatif::WhatIfInput base;
   base.measured = &t;
@@ -263,6 +309,7 @@ void add_whatif(ReportDocument& doc, std::shared_ptr<const Trace> trace, const R
   }
   for (const auto& w : ps.warnings) s.text("What-if warning: " + qstr(w));
 }
+
 
 }  // namespace
 
@@ -413,24 +460,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
     s.table(collectives_table(t, summarize_collective_bandwidth(t, bandwidth)));
   }
 
-  if (!o.whatif.empty()) {
-    Topology topology;
-    QString origin;
-    if (o.machine) {
-      topology = *o.machine;
-      origin = "the machine given";
-    } else if (t.topology) {
-      topology = *t.topology;
-      origin = "the trace's own topology";
-    } else if (chosen) {
-      topology = *chosen;
-      origin = "the preset matching the trace's GPUs";
-    } else {
-      topology = machine.topology;
-      origin = "inferred from the trace (datasheet numbers)";
-    }
-    add_whatif(doc, trace, o, topology, origin);
-  }
+  if (!o.whatif.empty()) add_whatif(doc, trace, o);
   return doc;
 }
 

@@ -224,6 +224,27 @@ TEST_CASE("The capture report with --whatif compares predicted and measured step
   fs::remove_all(dir);
 }
 
+TEST_CASE("The report's what-if runs on the machine whatif picks, also when the trace needs a bigger preset",
+          "[report][cli][whatif]") {
+  // the collector sample: each of the 2 processes sees both GPUs, so the what-if graph has 4 and the
+  // 2-GPU h200x2 preset is too small; `whatif` then takes the smallest H200 preset with enough GPUs
+  const std::string input = "resources/samples/record_torch_nccl_2xh200";
+  const fs::path dir = test::temp_dir("report-whatif-machine");
+  const auto gen = run_cli("report " + src(input) + " -q --whatif comm_stream=side -o '" + (dir / "r.html").string() + "'");
+  INFO(gen.err);
+  REQUIRE(gen.exit_code == 0);
+  const test::HtmlReport rep = test::read_html_report((dir / "r.html").string());
+  REQUIRE(rep.well_formed);
+  const JsonValue w = json_of("whatif -q --json --set comm_stream=side " + src(input));
+  const test::HtmlTable& cmp = rep.tables.at("whatif_comparison");
+  const auto* step = cmp.row("GPU step time");
+  REQUIRE(step);
+  CHECK(cell_value(cmp, *step, "measured_ns") == Approx(num(*w.find("replay"), "measured_gpu_step_ns")).epsilon(1e-12));
+  CHECK(cell_value(cmp, *step, "predicted_ns") == Approx(num(*w.find("prediction"), "gpu_step_ns")).epsilon(1e-12));
+  CHECK(test::slurp(dir / "r.html").find(w.find("prediction")->find("topology")->text()) != std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("The PDF report's first pages render with pdftoppm and are not blank", "[report][cli][pdf]") {
   const fs::path dir = test::temp_dir("report-pdf");
   const auto gen = run_cli("report " + src(kCapture) + " -q --whatif comm_stream=side -o '" + (dir / "cap.pdf").string() + "'");
