@@ -7,6 +7,7 @@
 // says so and exits 2.
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 #include "cli/cli_args.h"
 #include "cli/machine_option.h"
@@ -81,6 +82,9 @@ int run_report(const VerbArgs& argv) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  // fail before the work, not after it
+  if (const auto parent = std::filesystem::path(*out).parent_path(); !parent.empty() && !std::filesystem::is_directory(parent))
+    throw std::runtime_error(*out + ": the directory " + parent.string() + " does not exist");
   report::ReportOptions ro;
   ro.inputs = args.inputs();
   for (const std::string& kv : args.values("--whatif")) {
