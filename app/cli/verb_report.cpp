@@ -36,7 +36,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--csv", true, false, "also write every table as DIR/<table>.csv", ""},
     {"--figures", true, false, "also write every figure as DIR/<figure>.png and .svg", ""},
     {"--width", true, false, "figure width in pixels (default 1200)", ""},
-    {"--top", true, false, "rows the report shows of long tables (default 15; HTML and CSV have all)", ""},
+    {"--top", true, false, "rows the PDF shows of long tables (default 15; the HTML and CSV have all)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress", "-q"},
     {"--help", false, false, "this help", "-h"},

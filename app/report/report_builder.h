@@ -32,7 +32,7 @@ struct ReportOptions {
   std::vector<std::pair<std::string, std::string>> whatif;  // knob, value; empty: no what-if section
   std::string step_regex;                 // what-if steps when the trace has no ProfilerStep#N
   int figure_width = 1200;                // logical pixels
-  size_t top = 15;                        // rows the HTML/PDF show of long tables (CSV: all)
+  size_t top = 15;                        // rows the PDF shows of long tables (HTML and CSV: all)
   std::function<void(const std::string&)> progress;  // "what-if: replay"...
 };
 

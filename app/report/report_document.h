@@ -34,7 +34,7 @@ struct Block {
   QString text;              // kText: one paragraph (plain text)
   std::vector<Fact> facts;   // kFacts
   DataTable table;           // kTable (CSV has every row)
-  size_t shown_rows = 0;     // kTable: rows the HTML/PDF show (0: all)
+  size_t shown_rows = 0;     // kTable: rows the PDF shows (0: all; the HTML and CSV have all)
   Figure figure;             // kFigure
 };
 
