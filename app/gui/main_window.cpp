@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -364,7 +365,9 @@ void MainWindow::export_png() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
   const QImage img = timeline_->render_image(QSize(1920, std::max(600, timeline_->viewport()->height())));
-  if (!img.save(path)) QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  QSaveFile file(path);  // atomic: temp file + rename on commit
+  if (!file.open(QIODevice::WriteOnly) || !img.save(&file, "PNG") || !file.commit())
+    QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
 }
 
 QString MainWindow::export_report(const QString& path, const QStringList& whatif) {
