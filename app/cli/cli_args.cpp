@@ -1,5 +1,7 @@
 #include "cli/cli_args.h"
 
+#include <cmath>
+
 namespace parascope::cli {
 
 Args::Args(const std::vector<OptionSpec>& specs, const std::vector<std::string>& argv) {
@@ -58,6 +60,33 @@ std::string options_help(const std::vector<OptionSpec>& specs) {
     out += left + " " + s.help + "\n";
   }
   return out;
+}
+
+int64_t parse_time(const std::string& opt, const std::string& text) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw UsageError(opt + " expects a time such as 1500, 1.5us, 2ms or 0.25s, not '" + text + "'");
+  }
+  const std::string unit = text.substr(used);
+  double scale = 1;
+  if (unit.empty() || unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3;
+  else if (unit == "ms") scale = 1e6;
+  else if (unit == "s") scale = 1e9;
+  else throw UsageError(opt + ": unknown unit '" + unit + "' (ns, us, ms, s)");
+  return static_cast<int64_t>(std::llround(v * scale));
+}
+
+TimeWindow parse_window(const Args& args, int64_t span_start, int64_t span_end, bool absolute) {
+  TimeWindow w{span_start, span_end};
+  const int64_t base = absolute ? 0 : span_start;
+  if (const auto f = args.value("--from")) w.start = base + parse_time("--from", *f);
+  if (const auto t = args.value("--to")) w.end = base + parse_time("--to", *t);
+  if (w.end <= w.start) throw UsageError("the window is empty (--to must be after --from)");
+  return w;
 }
 
 }  // namespace parascope::cli

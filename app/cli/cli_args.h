@@ -3,6 +3,7 @@
 // are usage errors that name the option. Inputs are the remaining arguments.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -40,5 +41,15 @@ class Args {
 };
 
 std::string options_help(const std::vector<OptionSpec>& specs);
+
+// "1500", "1.5us", "2ms", "0.25s" → ns; UsageError naming `opt` otherwise.
+int64_t parse_time(const std::string& opt, const std::string& text);
+
+// --from/--to (relative to the trace start unless `absolute`) → [start, end) on the trace clock,
+// defaulting to the trace span; UsageError when empty.
+struct TimeWindow {
+  int64_t start = 0, end = 0;
+};
+TimeWindow parse_window(const Args& args, int64_t span_start, int64_t span_end, bool absolute);
 
 }  // namespace parascope::cli

@@ -31,6 +31,12 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_window},
     {"whatif", "replay a trace on the interconnect model, change it (--set, --sweep) and predict step times",
      parascope::cli::run_whatif},
+    {"links", "bytes/s per link and direction: peak, mean, percentiles, utilization (measured, simulated, estimated)",
+     parascope::cli::run_links},
+    {"roofline", "kernels against the machine's compute, HBM and link ceilings (FLOPs from args, PyTorch ops, NVTX)",
+     parascope::cli::run_roofline},
+    {"report", "an HTML or PDF report: timelines, overlap, links, roofline, kernels, what-if (Qt build); CSV of every table",
+     parascope::cli::run_report},
 };
 
 void usage(FILE* out) {

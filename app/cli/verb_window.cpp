@@ -37,25 +37,6 @@ const std::vector<OptionSpec> kOptions = {
 
 constexpr int kWindowSchemaVersion = 1;
 
-// "1500", "1.5us", "2ms", "0.25s" → ns
-TimeNs parse_time(const std::string& opt, const std::string& text) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    throw UsageError(opt + " expects a time such as 1500, 1.5us, 2ms or 0.25s, not '" + text + "'");
-  }
-  const std::string unit = text.substr(used);
-  double scale = 1;
-  if (unit.empty() || unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1e3;
-  else if (unit == "ms") scale = 1e6;
-  else if (unit == "s") scale = 1e9;
-  else throw UsageError(opt + ": unknown unit '" + unit + "' (ns, us, ms, s)");
-  return static_cast<TimeNs>(std::llround(v * scale));
-}
-
 JsonValue num(int64_t v) { return JsonValue::number(v); }
 std::string pct(TimeNs part, TimeNs whole) {
   char buf[16];

@@ -21,5 +21,8 @@ int run_window(const VerbArgs& args);
 // Where `--topology NAME` presets live: $PARASCOPE_RESOURCES/topologies, else the source tree's.
 std::string topology_preset_dir();
 int run_whatif(const VerbArgs& args);
+int run_links(const VerbArgs& args);
+int run_roofline(const VerbArgs& args);
+int run_report(const VerbArgs& args);
 
 }  // namespace parascope::cli

@@ -3,6 +3,8 @@
 //   --screenshot OUT   open the window on INPUT, save a screenshot of it to OUT, then quit
 //   --size WxH         image/window size for the two above (default 1600x900)
 //   --find NAME        with --screenshot: select the first slice whose name contains NAME first
+//   --show DOCK        with --screenshot: raise that dock first (links, topology, roofline, ...)
+//   --dock-size PX     with --show: that dock's height (bottom) or width (side)
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QScreen>
@@ -34,6 +36,8 @@ int main(int argc, char** argv) {
   cli.addOption({"screenshot", "Open INPUT in the window, save a screenshot to <file> and exit.", "file"});
   cli.addOption({"size", "Size for --render-png/--screenshot, WxH.", "size", "1600x900"});
   cli.addOption({"find", "With --screenshot: select the first slice whose name contains <name>.", "name"});
+  cli.addOption({"show", "With --screenshot: raise the dock <name> (links, topology, roofline, diff, whatif).", "name"});
+  cli.addOption({"dock-size", "With --show: the dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
   const QStringList inputs = cli.positionalArguments();
@@ -74,7 +78,8 @@ int main(int argc, char** argv) {
         window.find_bar()->find_next();
         window.overlap()->wait();
       }
-      QTimer::singleShot(300, &window, [&] {
+      if (cli.isSet("show")) window.raise_dock(cli.value("show"), cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
+      QTimer::singleShot(600, &window, [&] {
         const bool ok = window.grab().save(out);
         std::printf("%s\n", qPrintable(out));
         QApplication::exit(ok ? 0 : 1);

@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -33,9 +34,13 @@
 
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
+#include "gui/link_view.h"
 #include "gui/overlap_view.h"
+#include "gui/report_export.h"
 #include "gui/slice_details.h"
+#include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
+#include "gui/topology_view.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -89,7 +94,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     status_->setText(tr("Loading cancelled"));
   });
   connect(timeline_, &TimelineView::selection_changed, this, &MainWindow::show_selection);
-  connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) { show_range(has, s, e); });
+  connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) {
+    show_range(has, s, e);
+    update_windows();
+  });
+  connect(timeline_, &TimelineView::view_changed, this, &MainWindow::update_windows);
   connect(timeline_, &TimelineView::bookmarks_changed, this, [this] {
     rebuild_bookmarks_menu();
     if (!applying_notes_) {
@@ -115,7 +124,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1500, 900);
     QList<QDockWidget*> bottom, right;
     for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
-    resizeDocks(bottom, QList<int>(bottom.size(), 170), Qt::Vertical);
+    resizeDocks(bottom, QList<int>(bottom.size(), 300), Qt::Vertical);
     resizeDocks(right, QList<int>(right.size(), 430), Qt::Horizontal);
   }
   timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
@@ -142,6 +151,21 @@ void MainWindow::build_docks() {
   overlap_ = new OverlapView(overlap_dock);
   overlap_dock->setWidget(overlap_);
   addDockWidget(Qt::RightDockWidgetArea, overlap_dock);
+
+  auto* topology_dock = new QDockWidget(tr("Topology"), this);
+  topology_dock->setObjectName("topology_dock");
+  topology_ = new TopologyView(topology_dock);
+  topology_dock->setWidget(topology_);
+  addDockWidget(Qt::RightDockWidgetArea, topology_dock);
+  tabifyDockWidget(overlap_dock, topology_dock);
+  overlap_dock->raise();
+
+  auto* links_dock = new QDockWidget(tr("Links"), this);
+  links_dock->setObjectName("links_dock");
+  links_ = new LinkView(links_dock);
+  links_dock->setWidget(links_);
+  addDockWidget(Qt::BottomDockWidgetArea, links_dock);
+  connect(links_, &LinkView::time_clicked, this, [this](qint64 t) { center_on(t); });
 
   auto* stats_dock = new QDockWidget(tr("Kernel statistics"), this);
   stats_dock->setObjectName("stats_dock");
@@ -179,6 +203,19 @@ void MainWindow::build_docks() {
   v->addWidget(stats_view_);
   stats_dock->setWidget(panel);
   addDockWidget(Qt::BottomDockWidgetArea, stats_dock);
+  tabifyDockWidget(stats_dock, links_dock);
+
+  auto* roofline_dock = new QDockWidget(tr("Roofline"), this);
+  roofline_dock->setObjectName("roofline_dock");
+  roofline_ = new RooflineView(roofline_dock);
+  roofline_dock->setWidget(roofline_);
+  addDockWidget(Qt::BottomDockWidgetArea, roofline_dock);
+  tabifyDockWidget(stats_dock, roofline_dock);
+  stats_dock->raise();
+  connect(roofline_, &RooflineView::kernel_activated, this, [this](EventRef r) {
+    timeline_->zoom_to(r);
+    timeline_->select(r);
+  });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -193,6 +230,7 @@ void MainWindow::build_menus() {
   rebuild_recent_menu();
   file->addSeparator();
   file->addAction(tr("Export Timeline &PNG…"), this, &MainWindow::export_png);
+  file->addAction(tr("Export &Report…"), this, &MainWindow::export_report_dialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
@@ -327,7 +365,31 @@ void MainWindow::export_png() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
   const QImage img = timeline_->render_image(QSize(1920, std::max(600, timeline_->viewport()->height())));
-  if (!img.save(path)) QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  QSaveFile file(path);  // atomic: temp file + rename on commit
+  if (!file.open(QIODevice::WriteOnly) || !img.save(&file, "PNG") || !file.commit())
+    QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
+}
+
+QString MainWindow::export_report(const QString& path, const QStringList& whatif) {
+  ReportRequest r;
+  r.path = path;
+  r.whatif = whatif;
+  if (trace_)
+    for (const std::string& f : trace_->source_files) r.inputs << QString::fromStdString(f);
+  if (timeline_->has_range()) r.ranges.push_back({timeline_->range().first, timeline_->range().second});
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  const QString error = gui::export_report(trace_, r);
+  QApplication::restoreOverrideCursor();
+  status_->setText(error.isEmpty() ? tr("Report written to %1").arg(path) : tr("Report failed: %1").arg(error));
+  return error;
+}
+
+void MainWindow::export_report_dialog() {
+  if (!trace_) return;
+  ReportRequest r;
+  if (!ask_report_request(this, r)) return;
+  const QString error = export_report(r.path, r.whatif);
+  if (!error.isEmpty() && interactive_) QMessageBox::critical(this, tr("Export failed"), error);
 }
 
 void MainWindow::remember_recent(const QStringList& inputs) {
@@ -363,6 +425,9 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   timeline_->set_trace(trace_, loaded.index);
   find_->set_trace(trace_);
   overlap_->set_trace(trace_);
+  links_->set_trace(trace_);
+  topology_->set_trace(trace_);
+  roofline_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);
@@ -461,6 +526,35 @@ void MainWindow::show_range(bool has, TimeNs start, TimeNs end) {
   if (!trace_->devices.empty())
     overlap_->show_window(static_cast<uint32_t>(dev), {start, end},
                           tr("range %1 – %2").arg(qstr(format_duration(start - origin)), qstr(format_duration(end - origin))));
+}
+
+void MainWindow::update_windows() {
+  if (!trace_) return;
+  const Interval view{timeline_->mapping().start(), timeline_->mapping().end()};
+  std::optional<Interval> range;
+  if (timeline_->has_range()) range = Interval{timeline_->range().first, timeline_->range().second};
+  links_->set_windows(view, range);
+  topology_->set_windows(view, range);
+}
+
+bool MainWindow::raise_dock(const QString& name, int height) {
+  for (QDockWidget* d : findChildren<QDockWidget*>())
+    if (d->objectName() == name + "_dock") {
+      d->show();
+      d->raise();
+      if (height > 0) {
+        const Qt::DockWidgetArea area = dockWidgetArea(d);
+        if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) resizeDocks({d}, {height}, Qt::Vertical);
+        else resizeDocks({d}, {height}, Qt::Horizontal);
+      }
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::center_on(TimeNs t) {
+  const TimeNs d = timeline_->mapping().duration();
+  timeline_->set_view(t - d / 2, t - d / 2 + d);
 }
 
 void MainWindow::set_note(EventRef ref, const QString& text) {

@@ -26,8 +26,11 @@ namespace parascope::gui {
 
 class FindBar;
 class KernelStatsModel;
+class LinkView;
 class OverlapView;
+class RooflineView;
 class TimelineView;
+class TopologyView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -41,6 +44,14 @@ class MainWindow : public QMainWindow {
   TraceLoader* loader() const { return loader_; }
   FindBar* find_bar() const { return find_; }
   OverlapView* overlap() const { return overlap_; }
+  LinkView* links() const { return links_; }
+  TopologyView* topology() const { return topology_; }
+  RooflineView* roofline() const { return roofline_; }
+  // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
+  // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
+  bool raise_dock(const QString& name, int height = 0);
+  // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
+  void center_on(TimeNs t);
   KernelStatsModel* stats_model() const { return stats_model_; }
   QSortFilterProxyModel* stats_proxy() const { return stats_proxy_; }
   QTableView* stats_view() const { return stats_view_; }
@@ -51,6 +62,9 @@ class MainWindow : public QMainWindow {
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
+  // Writes the report (app/report) of the loaded trace to `path` (.html/.pdf), with the range
+  // selection as an extra range and `whatif` knobs (KNOB=VALUE); the error, or empty on success.
+  QString export_report(const QString& path, const QStringList& whatif = {});
   // Jumps to the next slice named like stats row `row` (of the proxy), as a double-click does.
   void activate_stats_row(int row);
   // Writes the notes file now (it is also written shortly after every change).
@@ -73,6 +87,7 @@ class MainWindow : public QMainWindow {
   void open_dialog();
   void open_directory_dialog();
   void export_png();
+  void export_report_dialog();
   void remember_recent(const QStringList& inputs);
   void rebuild_recent_menu();
   void rebuild_bookmarks_menu();
@@ -82,12 +97,16 @@ class MainWindow : public QMainWindow {
   void edit_note();
   void follow_link(const QUrl& url);
   void schedule_notes_save();
+  void update_windows();
 
   TimelineView* timeline_ = nullptr;
   TraceLoader* loader_ = nullptr;
   FindBar* find_ = nullptr;
   QTextBrowser* details_ = nullptr;
   OverlapView* overlap_ = nullptr;
+  LinkView* links_ = nullptr;
+  TopologyView* topology_ = nullptr;
+  RooflineView* roofline_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;

@@ -31,6 +31,27 @@ class SampleCopy {
   std::filesystem::path root_, dir_;
 };
 
+// A private copy of any bundled input (a file or a directory under the source tree, e.g.
+// "resources/samples/record_torch_nccl_2xh200"), removed with the object.
+class InputCopy {
+ public:
+  InputCopy(const std::string& name, const std::string& source_rel) : root_(temp_dir(name)) {
+    const std::filesystem::path from = source_path(source_rel);
+    path_ = root_ / from.filename();
+    std::filesystem::copy(from, path_, std::filesystem::copy_options::recursive);
+  }
+  ~InputCopy() {
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+  InputCopy(const InputCopy&) = delete;
+  InputCopy& operator=(const InputCopy&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path root_, path_;
+};
+
 inline QString qpath(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
 
 }  // namespace parascope::test

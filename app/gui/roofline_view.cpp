@@ -1,0 +1,114 @@
+#include "gui/roofline_view.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gui/data_table_model.h"
+#include "gui/presets.h"
+#include "render/link_chart.h"
+#include "render/roofline_chart.h"
+#include "trace/core/trace_machine.h"
+
+namespace parascope::gui {
+
+RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
+  status_ = new QLabel(this);
+  status_->setStyleSheet("color: #666");
+  status_->setContentsMargins(4, 2, 4, 2);
+  chart_ = render::make_chart_view(this);
+  chart_->widget()->setMinimumHeight(180);
+  chart_->on_click = [this](const render::ChartHit& h) {
+    if (h.series < 0 || static_cast<size_t>(h.series) >= point_of_series_.size()) return;
+    const int p = point_of_series_[static_cast<size_t>(h.series)];
+    if (p >= 0 && static_cast<size_t>(p) < roofline_.points.size()) emit kernel_activated(roofline_.points[static_cast<size_t>(p)].example);
+  };
+  model_ = new DataTableModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(DataTableModel::kSortRole);
+  table_ = new QTableView(this);
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->setWordWrap(false);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setToolTip(tr("Double-click a row to select that kernel's first instance in the timeline"));
+  connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    const int row = proxy_->mapToSource(i).row();
+    if (row >= 0 && static_cast<size_t>(row) < roofline_.points.size()) emit kernel_activated(roofline_.points[static_cast<size_t>(row)].example);
+  });
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(chart_->widget());
+  split->addWidget(table_);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->addWidget(status_);
+  v->addWidget(split, 1);
+}
+
+RooflineView::~RooflineView() {
+  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
+}
+
+void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
+  trace_ = std::move(trace);
+  const int job = ++job_;
+  roofline_ = {};
+  model_->set_table({});
+  chart_->set_spec({});
+  if (!trace_) return;
+  status_->setText(tr("placing kernels…"));
+  auto t = trace_;
+  std::vector<Topology> presets;
+  for (const Preset& p : topology_presets()) presets.push_back(p.topology);
+  const int match = t->topology ? -1 : matching_preset(*t);
+  auto* w = new QFutureWatcher<Result>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      Result r = w->result();
+      roofline_ = std::move(r.roofline);
+      point_of_series_ = std::move(r.point_of_series);
+      model_->set_table(std::move(r.table));
+      std::vector<QColor> colors;
+      for (size_t i = 0; i < roofline_.points.size(); ++i) colors.push_back(roofline_.points[i].with_flops ? render::series_color(i) : QColor(0xdd, 0xdd, 0xdd));
+      model_->set_row_colors(std::move(colors));
+      table_->resizeColumnsToContents();
+      table_->setColumnWidth(0, std::min(table_->columnWidth(0), 360));
+      table_->sortByColumn(3, Qt::DescendingOrder);  // by time
+      r.spec.title.clear();  // the line above the chart says it
+      chart_->set_spec(r.spec);
+      status_->setText(r.machine);
+      emit updated();
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run([t, presets, match] {
+    Result r;
+    const TraceMachine m = trace_machine(*t, match >= 0 ? &presets[static_cast<size_t>(match)] : nullptr);
+    const RooflineCeilings c = ceilings_with_datasheet(m.topology, presets);
+    r.roofline = compute_roofline(*t, c);
+    r.table = roofline_table(*t, r.roofline);
+    r.spec = render::roofline_chart_spec(*t, r.roofline, &r.point_of_series);
+    r.machine = QString::fromStdString(r.table.note);
+    return r;
+  }));
+}
+
+void RooflineView::wait() {
+  while (busy()) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+}  // namespace parascope::gui

@@ -1,0 +1,408 @@
+#include "trace/core/analysis/roofline.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "trace/core/analysis/collective_bandwidth.h"
+#include "trace/core/json.h"
+
+namespace parascope {
+
+std::string_view to_string(WorkSource s) {
+  switch (s) {
+    case WorkSource::kNone: return "none";
+    case WorkSource::kKernelArgs: return "kernel args";
+    case WorkSource::kProfilerFlops: return "PyTorch flops";
+    case WorkSource::kOpShapes: return "op shapes";
+    case WorkSource::kNvtxPayload: return "NVTX payload";
+  }
+  return "?";
+}
+
+std::string_view to_string(Bound b) {
+  switch (b) {
+    case Bound::kUnknown: return "unknown";
+    case Bound::kCompute: return "compute";
+    case Bound::kHbm: return "HBM";
+    case Bound::kLink: return "link";
+  }
+  return "?";
+}
+
+double RooflineCeilings::compute_for(const std::string& dtype) const {
+  const bool fp32 = dtype == "float" || dtype == "c10::Float" || dtype == "double" || dtype == "f32";
+  return fp32 && fp32_flops > 0 ? fp32_flops : bf16_flops;
+}
+
+RooflineCeilings ceilings_from(const Topology& topology, int32_t gpu_index) {
+  RooflineCeilings c;
+  const int32_t node = topology.gpu_node(gpu_index);
+  if (node < 0) return c;
+  const TopoNode& n = topology.nodes[static_cast<size_t>(node)];
+  if (n.gpu) {
+    c.gpu = n.gpu->model;
+    c.bf16_flops = n.gpu->bf16_flops;
+    c.fp32_flops = n.gpu->fp32_flops;
+    c.hbm_bytes_per_s = n.gpu->hbm_bytes_per_s;
+  }
+  double nvlink = 0, pcie = 0;
+  for (const TopoLink& l : topology.links) {
+    if (static_cast<int32_t>(l.a) != node && static_cast<int32_t>(l.b) != node) continue;
+    if (l.medium == Medium::kNvLink) nvlink += l.bandwidth_bytes_per_s;
+    else if (l.medium == Medium::kPcie) pcie += l.bandwidth_bytes_per_s;
+  }
+  c.link_bytes_per_s = nvlink > 0 ? nvlink : pcie;
+  if (!topology.name.empty()) c.gpu += " (" + topology.name + ")";
+  return c;
+}
+
+RooflineCeilings ceilings_with_datasheet(const Topology& machine, const std::vector<Topology>& others) {
+  RooflineCeilings c = ceilings_from(machine, 0);
+  const int32_t node = machine.gpu_node(0);
+  if (node < 0 || !machine.nodes[static_cast<size_t>(node)].gpu) return c;
+  const std::string& model = machine.nodes[static_cast<size_t>(node)].gpu->model;
+  for (const Topology& o : others) {
+    if (o.calibration != Calibration::kDatasheet) continue;
+    const int32_t g = o.gpu_node(0);
+    if (g < 0 || !o.nodes[static_cast<size_t>(g)].gpu || o.nodes[static_cast<size_t>(g)].gpu->model != model) continue;
+    const GpuSpec& spec = *o.nodes[static_cast<size_t>(g)].gpu;
+    bool raised = false;
+    if (spec.bf16_flops > c.bf16_flops) c.bf16_flops = spec.bf16_flops, raised = true;
+    if (spec.fp32_flops > c.fp32_flops) c.fp32_flops = spec.fp32_flops, raised = true;
+    if (spec.hbm_bytes_per_s > c.hbm_bytes_per_s) c.hbm_bytes_per_s = spec.hbm_bytes_per_s, raised = true;
+    if (raised) c.peaks_from = "datasheet (" + o.name + ")";
+    break;
+  }
+  return c;
+}
+
+RooflinePlacement place_on_roofline(double flops, double hbm_bytes, double link_bytes, double seconds,
+                                    double compute_ceiling, const RooflineCeilings& c) {
+  RooflinePlacement p;
+  if (seconds > 0 && flops > 0) p.achieved_flops_per_s = flops / seconds;
+  if (flops <= 0) return p;
+  if (hbm_bytes > 0) p.hbm_intensity = flops / hbm_bytes;
+  if (link_bytes > 0) p.link_intensity = flops / link_bytes;
+  // the lowest ceiling binds; ties go to compute, then HBM
+  auto consider = [&](double ceiling, Bound b) {
+    if (ceiling <= 0) return;
+    if (p.bound == Bound::kUnknown || ceiling < p.attainable_flops_per_s) {
+      p.attainable_flops_per_s = ceiling;
+      p.bound = b;
+    }
+  };
+  consider(compute_ceiling, Bound::kCompute);
+  if (p.hbm_intensity > 0) consider(p.hbm_intensity * c.hbm_bytes_per_s, Bound::kHbm);
+  if (p.link_intensity > 0) consider(p.link_intensity * c.link_bytes_per_s, Bound::kLink);
+  if (p.attainable_flops_per_s > 0) p.efficiency = p.achieved_flops_per_s / p.attainable_flops_per_s;
+  return p;
+}
+
+namespace {
+
+double element_size(std::string_view t) {
+  if (t == "c10::BFloat16" || t == "c10::Half" || t == "short int") return 2;
+  if (t == "float" || t == "int" || t == "unsigned int") return 4;
+  if (t == "double" || t == "long int" || t == "long long int" || t == "c10::complex<float>") return 8;
+  if (t.find("Float8") != std::string_view::npos || t == "signed char" || t == "unsigned char" || t == "bool") return 1;
+  return 0;
+}
+
+bool dims_of(const JsonValue& v, std::vector<double>& out) {
+  if (!v.is_array()) return false;
+  out.clear();
+  for (const JsonValue& d : v.items()) {
+    if (!d.is_number()) return false;
+    out.push_back(d.as_double());
+  }
+  return true;
+}
+
+double product(const std::vector<double>& v) {
+  double p = 1;
+  for (double x : v) p *= x;
+  return v.empty() ? 0 : p;
+}
+
+}  // namespace
+
+bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_view types_json, KernelWork& out) {
+  JsonValue dims, types;
+  try {
+    dims = parse_json(dims_json, "Input Dims");
+    types = types_json.empty() ? JsonValue::array() : parse_json(types_json, "Input type");
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (!dims.is_array()) return false;
+  std::vector<std::vector<double>> in;
+  for (const JsonValue& d : dims.items()) {
+    std::vector<double> v;
+    if (!dims_of(d, v)) v.clear();
+    in.push_back(std::move(v));
+  }
+  std::string dtype;
+  if (types.is_array())
+    for (const JsonValue& t : types.items())
+      if (t.is_string() && element_size(t.text()) > 0) {
+        dtype = t.text();
+        break;
+      }
+  const double es = element_size(dtype);
+  double flops = 0, out_elems = 0;
+  auto arg = [&](size_t i) -> const std::vector<double>& {
+    static const std::vector<double> kNone;
+    return i < in.size() ? in[i] : kNone;
+  };
+  if (op == "aten::mm" || (op == "aten::matmul" && arg(0).size() == 2 && arg(1).size() == 2)) {
+    const auto &a = arg(0), &b = arg(1);
+    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
+    flops = 2 * a[0] * a[1] * b[1];
+    out_elems = a[0] * b[1];
+  } else if (op == "aten::addmm") {
+    const auto &a = arg(1), &b = arg(2);
+    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
+    flops = 2 * a[0] * a[1] * b[1];
+    out_elems = a[0] * b[1];
+  } else if (op == "aten::bmm" || op == "aten::baddbmm") {
+    const auto& a = op == "aten::bmm" ? arg(0) : arg(1);
+    const auto& b = op == "aten::bmm" ? arg(1) : arg(2);
+    if (a.size() != 3 || b.size() != 3 || a[0] != b[0] || a[2] != b[1]) return false;
+    flops = 2 * a[0] * a[1] * a[2] * b[2];
+    out_elems = a[0] * a[1] * b[2];
+  } else if (op == "aten::linear") {
+    const auto &x = arg(0), &w = arg(1);
+    if (x.empty() || w.size() != 2 || x.back() != w[1]) return false;
+    const double rows = product(x) / x.back();
+    flops = 2 * rows * w[1] * w[0];
+    out_elems = rows * w[0];
+  } else {
+    return false;
+  }
+  out.flops = flops;
+  out.flop_source = WorkSource::kOpShapes;
+  out.dtype = dtype;
+  out.op = std::string(op);
+  if (es > 0) {
+    double bytes = out_elems * es;
+    for (const auto& d : in) bytes += product(d) * es;
+    out.hbm_bytes = bytes;
+  }
+  return true;
+}
+
+namespace {
+
+uint64_t key(EventRef r) { return (static_cast<uint64_t>(r.track) << 32) | r.index; }
+
+double numeric_arg(const Trace& t, uint32_t set, std::string_view name, bool* found) {
+  if (set == kNone32) return 0;
+  for (const Arg& a : t.args.get(set)) {
+    if (t.str(a.key) != name) continue;
+    const ArgValue v = a.value;
+    *found = true;
+    switch (v.type) {
+      case ArgValue::Type::kInt: return static_cast<double>(v.i);
+      case ArgValue::Type::kUInt: return static_cast<double>(v.u);
+      case ArgValue::Type::kDouble: return v.d;
+      default: *found = false; return 0;
+    }
+  }
+  return 0;
+}
+
+std::string_view string_arg(const Trace& t, uint32_t set, std::string_view name) {
+  if (set == kNone32) return {};
+  for (const Arg& a : t.args.get(set))
+    if (t.str(a.key) == name && (a.value.type == ArgValue::Type::kJson || a.value.type == ArgValue::Type::kString)) return t.str(a.value.s);
+  return {};
+}
+
+bool contains_flop(std::string_view s) {
+  for (size_t i = 0; i + 4 <= s.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) == 'f' && std::tolower(static_cast<unsigned char>(s[i + 1])) == 'l' &&
+        std::tolower(static_cast<unsigned char>(s[i + 2])) == 'o' && std::tolower(static_cast<unsigned char>(s[i + 3])) == 'p')
+      return true;
+  return false;
+}
+
+double nvtx_payload(const NvtxInfo& n) {
+  const uint64_t bits = n.payload.get();
+  switch (n.payload_type) {
+    case 1: return static_cast<double>(bits);
+    case 2: return static_cast<double>(static_cast<int64_t>(bits));
+    case 3: {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    }
+    case 4: return static_cast<double>(static_cast<uint32_t>(bits));
+    case 5: return static_cast<double>(static_cast<int32_t>(bits));
+    case 6: {
+      float f;
+      const auto lo = static_cast<uint32_t>(bits);
+      std::memcpy(&f, &lo, sizeof f);
+      return f;
+    }
+    default: return 0;
+  }
+}
+
+// Work from the slices enclosing the launch call on its CPU thread, innermost first.
+void work_from_launch(const Trace& t, EventRef call, KernelWork& w) {
+  const Track& tr = t.tracks[call.track];
+  const auto& s = tr.slices;
+  int depth = s.depth_of(call.index);
+  const TimeNs at = s.start[call.index], end = s.end(call.index);
+  constexpr size_t kMaxWalk = 20000;  // enclosing slices start before the call; stop looking far back
+  for (size_t i = call.index, walked = 0; i-- > 0 && depth > 0 && walked < kMaxWalk; ++walked) {
+    if (s.depth_of(i) >= depth || s.end(i) < end || s.start[i] > at) continue;
+    depth = s.depth_of(i);
+    const SliceRef r = s.ref[i];
+    if (r.kind() == SliceKind::kCpuOp && r.has_detail() && w.flop_source == WorkSource::kNone) {
+      const CpuOpInfo& op = t.cpu_ops[r.index()];
+      const std::string_view name = t.str(s.name[i]);
+      const uint32_t set = s.args_of(i);
+      KernelWork shapes;
+      const bool has_shapes = op_shape_work(name, string_arg(t, set, "Input Dims"), string_arg(t, set, "Input type"), shapes);
+      if (op.flops.get() > 0) {
+        w.flops = static_cast<double>(op.flops.get());
+        w.flop_source = WorkSource::kProfilerFlops;
+        w.op = std::string(name);
+        if (has_shapes) {
+          w.hbm_bytes = shapes.hbm_bytes;
+          w.dtype = shapes.dtype;
+        }
+      } else if (has_shapes) {
+        const double link = w.link_bytes;
+        w = shapes;
+        w.link_bytes = link;
+      }
+    } else if (r.kind() == SliceKind::kNvtxRange && r.has_detail() && w.flop_source == WorkSource::kNone &&
+               contains_flop(t.str(s.name[i]))) {
+      const double v = nvtx_payload(t.nvtx[r.index()]);
+      if (v > 0) {
+        w.flops = v;
+        w.flop_source = WorkSource::kNvtxPayload;
+        w.op = std::string(t.str(s.name[i]));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, const RooflineCeilings& ceilings) {
+  Roofline out;
+  out.ceilings = ceilings;
+  std::unordered_map<uint64_t, EventRef> launch;  // kernel → the API call that launched it
+  for (const Flow& f : trace.flows)
+    if (f.kind == FlowKind::kLaunch && f.from.valid() && f.to.valid()) launch.emplace(key(f.to), f.from);
+  std::unordered_map<uint64_t, double> link_bytes;
+  for (const CollectiveInfo& c : trace.collectives)
+    if (c.kernel.valid()) link_bytes[key(c.kernel)] += static_cast<double>(collective_wire_bytes(trace, c));
+  std::unordered_map<StringId, size_t> by_name;
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const Track& tr = trace.tracks[ti];
+    if (tr.key.kind != TrackKind::kGpuStream) continue;
+    const auto& s = tr.slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (s.ref[i].kind() != SliceKind::kKernel) continue;
+      const EventRef ref{ti, i};
+      KernelWork w;
+      const uint32_t set = s.args_of(i);
+      bool found = false;
+      const double f = numeric_arg(trace, set, "flops", &found);
+      if (found && f > 0) {
+        w.flops = f;
+        w.flop_source = WorkSource::kKernelArgs;
+        bool hb = false;
+        w.hbm_bytes = numeric_arg(trace, set, "hbm_bytes", &hb);
+        if (!hb) w.hbm_bytes = numeric_arg(trace, set, "bytes", &hb);
+      }
+      bool lb = false;
+      w.link_bytes = numeric_arg(trace, set, "link_bytes", &lb);
+      if (const auto it = link_bytes.find(key(ref)); it != link_bytes.end()) w.link_bytes += it->second;
+      if (w.flop_source == WorkSource::kNone)
+        if (const auto it = launch.find(key(ref)); it != launch.end() && it->second.track < trace.tracks.size()) work_from_launch(trace, it->second, w);
+      auto [slot, fresh] = by_name.try_emplace(s.name[i], out.points.size());
+      if (fresh) {
+        RooflinePoint p;
+        p.name = s.name[i];
+        p.category = classify.category(ti, i);
+        p.example = ref;
+        out.points.push_back(p);
+      }
+      RooflinePoint& p = out.points[slot->second];
+      ++p.count;
+      ++out.kernels;
+      p.total_ns += s.dur[i];
+      p.link_bytes += w.link_bytes;
+      if (w.flop_source != WorkSource::kNone) {
+        ++p.with_flops;
+        ++out.kernels_with_flops;
+        p.flops_ns += s.dur[i];
+        p.flops += w.flops;
+        p.hbm_bytes += w.hbm_bytes;
+        if (p.flop_source == WorkSource::kNone) {
+          p.flop_source = w.flop_source;
+          p.dtype = w.dtype;
+          p.op = w.op;
+        }
+      }
+    }
+  }
+  for (RooflinePoint& p : out.points) {
+    // link bytes of the instances with FLOPs: all of them when every instance has FLOPs
+    const double link_share = p.count ? p.link_bytes * static_cast<double>(p.with_flops) / static_cast<double>(p.count) : 0;
+    p.placement = place_on_roofline(p.flops, p.hbm_bytes, link_share, static_cast<double>(p.flops_ns) * 1e-9,
+                                    ceilings.compute_for(p.dtype), ceilings);
+    if (p.total_ns > 0) p.link_bytes_per_s = p.link_bytes / (static_cast<double>(p.total_ns) * 1e-9);
+  }
+  std::sort(out.points.begin(), out.points.end(), [&](const RooflinePoint& a, const RooflinePoint& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : trace.str(a.name) < trace.str(b.name);
+  });
+  return out;
+}
+
+Roofline compute_roofline(const Trace& trace, const RooflineCeilings& ceilings) {
+  return compute_roofline(trace, SliceClassifier(trace), ceilings);
+}
+
+DataTable roofline_table(const Trace& trace, const Roofline& r) {
+  DataTable t;
+  t.id = "roofline";
+  t.title = "Roofline: kernels against the compute, HBM and link ceilings";
+  auto rate = [](double v) { return v > 0 ? format_flops(v) : std::string("?"); };
+  t.note = r.ceilings.gpu + ": compute " + rate(r.ceilings.bf16_flops) + " (bf16), HBM " +
+           (r.ceilings.hbm_bytes_per_s > 0 ? format_rate(r.ceilings.hbm_bytes_per_s) : "?") + ", link " +
+           (r.ceilings.link_bytes_per_s > 0 ? format_rate(r.ceilings.link_bytes_per_s) : "?") + " per direction; " +
+           (r.ceilings.peaks_from.empty() ? "" : "compute/HBM peaks from the " + r.ceilings.peaks_from + "; ") +
+           std::to_string(r.kernels_with_flops) + " of " + std::to_string(r.kernels) + " kernels have a FLOP count";
+  t.column("kernel").column("kind").column("count", "", true).column("time", "ns", true).column("FLOPs", "FLOP", true)
+      .column("achieved", "FLOP/s", true).column("HBM bytes", "bytes", true).column("link bytes", "bytes", true)
+      .column("FLOP/HBM byte", "FLOP/byte", true).column("FLOP/link byte", "FLOP/byte", true)
+      .column("attainable", "FLOP/s", true).column("of attainable", "fraction", true).column("bound").column("link rate", "bytes/s", true)
+      .column("FLOPs from");
+  for (const RooflinePoint& p : r.points) {
+    const RooflinePlacement& pl = p.placement;
+    const bool f = p.with_flops > 0;
+    auto opt = [](bool ok, DataCell c) { return ok ? c : text_cell(""); };
+    std::string from = f ? std::string(to_string(p.flop_source)) + (p.op.empty() ? "" : " (" + p.op + ")") : "no FLOP count";
+    if (f && p.with_flops < p.count) from += ", " + std::to_string(p.with_flops) + " of " + std::to_string(p.count);
+    t.add_row({text_cell(std::string(trace.str(p.name))), text_cell(p.category == Category::kCommunication ? "comm" : "compute"),
+               int_cell(p.count), duration_cell(p.total_ns), opt(f, number_cell(p.flops, 0)),
+               opt(f, flops_cell(pl.achieved_flops_per_s)), opt(p.hbm_bytes > 0, bytes_cell(p.hbm_bytes)),
+               opt(p.link_bytes > 0, bytes_cell(p.link_bytes)), opt(pl.hbm_intensity > 0, number_cell(pl.hbm_intensity, 1)),
+               opt(pl.link_intensity > 0, number_cell(pl.link_intensity, 1)),
+               opt(pl.attainable_flops_per_s > 0, flops_cell(pl.attainable_flops_per_s)),
+               opt(pl.attainable_flops_per_s > 0, percent_cell(pl.efficiency)), text_cell(f ? std::string(to_string(pl.bound)) : ""),
+               opt(p.link_bytes > 0, rate_cell(p.link_bytes_per_s)), text_cell(from)});
+  }
+  return t;
+}
+
+}  // namespace parascope
