@@ -31,6 +31,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <set>
 
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
@@ -41,6 +42,7 @@
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
+#include "trace/core/trace_machine.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -455,16 +457,29 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
       kernels += d.kernels;
       ++devices;
     }
-  status_->setText(tr("%1 ranks, %2 GPUs, %3 kernels, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
-                       .arg(trace_->processes.size())
-                       .arg(devices)
+  // GPUs: physical ones (each rank of a torchrun capture also sees its peer's GPU); ranks:
+  // distinct rank numbers (a launcher process has none)
+  size_t gpus = 0;
+  physical_gpus(*trace_, &gpus);
+  std::set<int32_t> ranks;
+  for (const auto& p : trace_->processes)
+    if (p.rank >= 0) ranks.insert(p.rank);
+  const size_t rank_count = ranks.empty() ? trace_->processes.size() : ranks.size();
+  const QString others = trace_->processes.size() > rank_count
+                             ? tr(" (+%1 other processes)").arg(trace_->processes.size() - rank_count)
+                             : QString();
+  (void)devices;
+  status_->setText(tr("%1 ranks%10, %2 GPUs, %3 kernels, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
+                       .arg(rank_count)
+                       .arg(gpus ? gpus : static_cast<size_t>(devices))
                        .arg(kernels)
                        .arg(s.slices)
                        .arg(qstr(format_duration(s.end - s.start)))
                        .arg(loaded.load_seconds, 0, 'f', 2)
                        .arg(loaded.index_seconds, 0, 'f', 2)
                        .arg(trace_->warnings.empty() ? QString() : tr("  (%1 warnings)").arg(trace_->warnings.size()))
-                       .arg(notes_msg));
+                       .arg(notes_msg)
+                       .arg(others));
   setWindowTitle(tr("Parascope — %1").arg(QFileInfo(inputs.front()).fileName()));
   remember_recent(inputs);
   emit trace_loaded();
