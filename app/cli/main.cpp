@@ -34,6 +34,8 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_links},
     {"roofline", "kernels against the machine's compute, HBM and link ceilings (FLOPs from args, PyTorch ops, NVTX)",
      parascope::cli::run_roofline},
+    {"diff", "two traces (runs, or a run and a simulation) aligned by step: step, kernel and collective deltas",
+     parascope::cli::run_diff},
 };
 
 void usage(FILE* out) {

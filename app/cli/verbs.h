@@ -22,5 +22,6 @@ std::string topology_preset_dir();
 int run_whatif(const VerbArgs& args);
 int run_links(const VerbArgs& args);
 int run_roofline(const VerbArgs& args);
+int run_diff(const VerbArgs& args);
 
 }  // namespace parascope::cli

@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "sim/simulation.h"
+#include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
+#include "trace/core/analysis/trace_diff.h"
 #include "test_paths.h"
 #include "trace/core/analysis/collective_matcher.h"
 #include "trace/io/load_trace.h"
@@ -176,4 +178,52 @@ TEST_CASE("whatif: machine, link and mechanism knobs reach the interconnect mode
   CHECK(eight.graph.devices.size() == 8);
   CHECK(eight.summary.steps.size() == 32);  // 4 steps x 8 ranks
   CHECK(eight.replay.warnings.empty());
+}
+
+TEST_CASE("whatif: the predicted trace carries the step ranges where the replay put them", "[whatif][trace][diff]") {
+  // diff_traces pairs the prediction with its measurement by ProfilerStep#N; each predicted step's
+  // host time is the summary's replayed step time (same shift of the measured range).
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput o = l.run({{"channels", "4"}}, true);
+  REQUIRE(o.trace);
+  const TraceDiff d = diff_traces(l.trace, *o.trace);
+  CHECK(d.steps_b == "ProfilerStep#N");
+  CHECK(d.paired_by == "name");
+  REQUIRE(d.steps.size() == 4);
+  for (const StepDiff& s : d.steps) {
+    TimeNs replay = 0, measured = 0;
+    for (const StepTimes& st : o.summary.steps)
+      if (st.step == s.name_b) {
+        replay = std::max(replay, st.replay_ns);
+        measured = std::max(measured, st.measured_ns);
+      }
+    CHECK(s.host_a == measured);
+    CHECK(s.host_b == replay);
+  }
+  // collectives keep their size through the predicted trace (64 MiB, 2 ranks, 8 per op)
+  REQUIRE(d.collectives.size() == 3);
+  for (const CollectiveDiff& c : d.collectives) {
+    CHECK(c.bytes == 67108864);
+    CHECK(c.count_a == 8);
+    CHECK(c.count_b == 8);
+  }
+}
+
+TEST_CASE("whatif: a set cancel flag stops a run and a sweep", "[whatif][cancel]") {
+  const Loaded l(capture("tp_serial_b1"));
+  std::atomic<bool> cancel{true};
+  WhatIfInput in;
+  in.measured = &l.trace;
+  in.graph = &l.graph;
+  in.topology = h200x2();
+  in.cancel = &cancel;
+  CHECK_THROWS_AS(run_whatif(in), Cancelled);
+  size_t calls = 0;
+  const auto rows = run_sweep(in, sweep_grid({"channels=2,4,8"}), 2, [&](size_t, size_t) { ++calls; });
+  REQUIRE(rows.size() == 3);
+  for (const SweepRow& r : rows) CHECK(r.error == "cancelled");
+  CHECK(calls == 0);
+  // cleared, the same input runs
+  cancel = false;
+  CHECK(run_whatif(in).summary.step_ns > 0);
 }

@@ -1,0 +1,49 @@
+// `parascope-cli diff A B` on two real TP runs (NCCL default channels against 4 channels): the
+// JSON holds the same tables as the GUI's Diff dock (numbers from the raw Kineto JSON, see
+// tests/analysis/trace_diff_test.cpp), the CSVs one file per table, bad usage exits with 2.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli/run_command.h"
+#include "test_paths.h"
+#include "trace/core/json.h"
+
+using namespace parascope;
+
+namespace {
+std::string cli() { return PARASCOPE_CLI; }
+std::string capture(const std::string& v) { return test::source_path("resources/captures/h200x2_2026-11-30/" + v); }
+}  // namespace
+
+TEST_CASE("diff --json pairs the steps of two TP runs and lists kernel and collective deltas", "[cli][diff]") {
+  const auto dir = test::temp_dir("cli-diff");
+  const auto r = test::run_command(cli() + " diff --json --csv " + dir.string() + " " + capture("tp_serial_b1") + " " +
+                                   capture("tp_serial_b1_nch4"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue doc = parse_json(r.out, "stdout");
+  CHECK(doc.find("schema_version")->as_int() == 1);
+  CHECK(doc.find("paired_by")->text() == "name");
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0].find("step_a")->text() == "ProfilerStep#3");
+  CHECK(steps[0].find("host_a_ns")->as_int() == 3936866);
+  CHECK(steps[0].find("host_b_ns")->as_int() == 5089086);
+  CHECK(steps[0].find("host_diff_ns")->as_int() == 5089086 - 3936866);
+  const auto& kernels = doc.find("kernels")->find("rows")->items();
+  REQUIRE(!kernels.empty());
+  CHECK(kernels[0].find("time_a_ns")->as_int() == 2064466);  // the all-reduce, the largest change
+  CHECK(kernels[0].find("time_b_ns")->as_int() == 6573461);
+  CHECK(doc.find("collectives")->find("rows")->items().size() == 3);
+  for (const char* f : {"diff_steps.csv", "diff_kernels.csv", "diff_collectives.csv"}) CHECK(std::filesystem::exists(dir / f));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("diff wants exactly two inputs and a valid step pattern", "[cli][diff]") {
+  CHECK(test::run_command(cli() + " diff " + capture("tp_serial_b1")).exit_code == 2);
+  const auto r = test::run_command(cli() + " diff --step '(bad' " + test::sample_path("fused_probe_2xh200/fused_probe.pstrace") + " " +
+                                   test::sample_path("fused_probe_2xh200/fused_probe.pstrace"));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("not a valid regular expression"));
+}
