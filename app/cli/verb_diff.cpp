@@ -1,6 +1,6 @@
 // `parascope-cli diff A B`: two traces (two runs, or a run and a simulation) aligned by step
 // (ProfilerStep#N, else --step REGEX, else the whole trace), with per-step host time, GPU span and
-// exposed communication, and per-kernel and per-collective deltas (trace_diff.h) — what the GUI's
+// exposed communication, per-kernel, per-collective and per-stream deltas (trace_diff.h) — what the GUI's
 // diff dock shows. A and B are each a trace file or a directory of per-rank files.
 #include <cstdio>
 #include <filesystem>
@@ -20,7 +20,7 @@ namespace {
 const std::vector<OptionSpec> kOptions = {
     {"--step", true, false, "regular expression for step ranges when the traces have no ProfilerStep#N (e.g. '^iter \\d+')", ""},
     {"--top", true, false, "kernel rows in text output (default 15; --json and --csv have all)", ""},
-    {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv and diff_collectives.csv into this folder", ""},
+    {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv and diff_tracks.csv into this folder", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress bar", "-q"},
@@ -56,10 +56,11 @@ int run_diff(const VerbArgs& argv) {
   } catch (const std::regex_error& e) {
     throw UsageError("--step '" + o.step_pattern + "' is not a valid regular expression");
   }
-  const DataTable steps = diff_steps_table(d), kernels = diff_kernels_table(d), colls = diff_collectives_table(d);
+  const DataTable steps = diff_steps_table(d), kernels = diff_kernels_table(d), colls = diff_collectives_table(d),
+                  tracks = diff_tracks_table(d);
   if (const auto dir = args.value("--csv")) {
     std::filesystem::create_directories(*dir);
-    for (const DataTable* t : {&steps, &kernels, &colls}) write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
+    for (const DataTable* t : {&steps, &kernels, &colls, &tracks}) write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
   }
   if (args.flag("--json")) {
     JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(int64_t{kDiffSchemaVersion})},
@@ -73,7 +74,8 @@ int run_diff(const VerbArgs& argv) {
                                        {"offset_ns", JsonValue::number(d.offset())},
                                        {"steps", table_json(steps)},
                                        {"kernels", table_json(kernels)},
-                                       {"collectives", table_json(colls)}});
+                                       {"collectives", table_json(colls)},
+                                       {"tracks", table_json(tracks)}});
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;
   }
@@ -86,6 +88,7 @@ int run_diff(const VerbArgs& argv) {
   std::printf("%s", render_text(shown, 60).c_str());
   if (kernels.rows.size() > top) std::printf("  (%zu more; --json or --csv lists all)\n", kernels.rows.size() - top);
   std::printf("\n%s", render_text(colls).c_str());
+  std::printf("\n%s", render_text(tracks).c_str());
   return 0;
 }
 

@@ -72,6 +72,23 @@ TEST_CASE("diff of two TP runs pairs ProfilerStep 3 to 6 and shows the 4-channel
   CHECK(c->busbw_a == Approx(67108864.0 * 8 / 2064466e-9));
   CHECK(c->busbw_b == Approx(67108864.0 * 8 / 6573461e-9));
 
+  // one compute stream per GPU (stream 7), 8 kernels per step (Memset excluded: not a kernel)
+  REQUIRE(d.tracks.size() == 2);
+  CHECK(d.tracks[0].label == "rank 0 GPU 0 stream 7");
+  CHECK(d.tracks[1].label == "rank 1 GPU 1 stream 7");
+  for (const TrackDiff& t : d.tracks) {
+    CHECK(t.count_a == 32);
+    CHECK(t.count_b == 32);
+    CHECK(t.track_a >= 0);
+    CHECK(t.track_b >= 0);
+    CHECK(t.busy_b > t.busy_a);
+  }
+  // the examples are the first all-reduce of ProfilerStep#3 in each trace
+  REQUIRE(ar->example_a.valid());
+  REQUIRE(ar->example_b.valid());
+  CHECK(a.str(a.tracks[ar->example_a.track].slices.name[ar->example_a.index]) == ar->name);
+  CHECK(a.tracks[ar->example_a.track].slices.start[ar->example_a.index] >= d.steps[0].start_a);
+  CHECK(a.tracks[ar->example_a.track].slices.start[ar->example_a.index] < d.steps[0].end_a);
   const DataTable steps = diff_steps_table(d);
   REQUIRE(steps.rows.size() == 4);
   CHECK(steps.rows[0][4].value == 5089086 - 3936866);  // host diff

@@ -200,6 +200,13 @@ TEST_CASE("whatif: the predicted trace carries the step ranges where the replay 
     CHECK(s.host_a == measured);
     CHECK(s.host_b == replay);
   }
+  // the predicted streams pair with the measured ones (same rank, ordinal, stream id)
+  REQUIRE(d.tracks.size() == 2);
+  for (const TrackDiff& t : d.tracks) {
+    CHECK(t.track_a >= 0);
+    CHECK(t.track_b >= 0);
+    CHECK(t.count_a == t.count_b);
+  }
   // collectives keep their size through the predicted trace (64 MiB, 2 ranks, 8 per op)
   REQUIRE(d.collectives.size() == 3);
   for (const CollectiveDiff& c : d.collectives) {

@@ -185,12 +185,18 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
     s.exposed_b = nb.exposed;
     s.start_a = sa.steps[i].span.start;
     s.start_b = sb.steps[j].span.start;
+    s.end_a = sa.steps[i].span.end;
+    s.end_b = sb.steps[j].span.end;
     d.steps.push_back(std::move(s));
   }
   // kernels and collectives of the paired steps
   std::map<std::string, KernelDiff> by_name;
   std::map<std::tuple<int, uint64_t, int32_t>, CollectiveDiff> by_coll;
   std::map<std::tuple<int, uint64_t, int32_t>, std::pair<double, double>> bus_bytes;  // S × factor summed, a / b
+  std::map<std::tuple<int64_t, int64_t, int64_t>, TrackDiff> by_track;  // (rank or -1 - process, ordinal, stream)
+  auto earlier = [](const Trace& t, EventRef x, EventRef y) {  // x before y (y may be invalid)
+    return !y.valid() || t.tracks[x.track].slices.start[x.index] < t.tracks[y.track].slices.start[y.index];
+  };
   auto add = [&](const Trace& t, const SliceClassifier& classify, const StepKernels& sk, const std::vector<uint8_t>& paired, bool is_b) {
     std::unordered_map<uint64_t, uint32_t> coll;
     for (uint32_t c = 0; c < t.collectives.size(); ++c)
@@ -203,6 +209,20 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       if (kd.count_a + kd.count_b == 0) kd.category = classify.category(k.ref);
       (is_b ? kd.count_b : kd.count_a) += 1;
       (is_b ? kd.total_b : kd.total_a) += dur;
+      EventRef& ex = is_b ? kd.example_b : kd.example_a;
+      if (earlier(t, k.ref, ex)) ex = k.ref;
+      {
+        const Process& proc = t.processes[tr.key.process];
+        const int64_t who = proc.rank >= 0 ? proc.rank : -1 - static_cast<int64_t>(tr.key.process);
+        const int64_t ordinal = tr.key.device >= 0 ? t.devices[static_cast<size_t>(tr.key.device)].ordinal : -1;
+        TrackDiff& td = by_track[{who, ordinal, tr.key.id}];
+        if (td.label.empty())
+          td.label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) + " GPU " +
+                     std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
+        (is_b ? td.track_b : td.track_a) = k.ref.track;
+        (is_b ? td.count_b : td.count_a) += 1;
+        (is_b ? td.busy_b : td.busy_a) += dur;
+      }
       const auto c = coll.find(key(k.ref));
       if (c == coll.end()) continue;
       const CollectiveInfo& ci = t.collectives[c->second];
@@ -215,6 +235,8 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       cd.ranks = n;
       (is_b ? cd.count_b : cd.count_a) += 1;
       (is_b ? cd.total_b : cd.total_a) += dur;
+      EventRef& cex = is_b ? cd.example_b : cd.example_a;
+      if (earlier(t, k.ref, cex)) cex = k.ref;
       auto& bb = bus_bytes[ck];
       (is_b ? bb.second : bb.first) += static_cast<double>(bytes) * bus_bandwidth_factor(ci.op, n);
     }
@@ -235,6 +257,7 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
     if (cd.total_b > 0) cd.busbw_b = bb.second / (static_cast<double>(cd.total_b) * 1e-9);
     d.collectives.push_back(cd);
   }
+  for (auto& [k, td] : by_track) d.tracks.push_back(std::move(td));
   return d;
 }
 
@@ -298,6 +321,19 @@ DataTable diff_collectives_table(const TraceDiff& d) {
     t.add_row({text_cell(std::string(to_string(c.op))), bytes_cell(static_cast<double>(c.bytes)), int_cell(c.ranks), int_cell(c.count_a),
                int_cell(c.count_b), duration_cell(c.total_a), duration_cell(c.total_b), delta_cell(c.total_a, c.total_b),
                c.busbw_a > 0 ? rate_cell(c.busbw_a) : text_cell(""), c.busbw_b > 0 ? rate_cell(c.busbw_b) : text_cell("")});
+  return t;
+}
+
+DataTable diff_tracks_table(const TraceDiff& d) {
+  DataTable t;
+  t.id = "diff_tracks";
+  t.title = "GPU streams, B against A";
+  t.note = "kernel time per stream inside the paired steps; streams pair by rank, GPU ordinal and stream id";
+  t.column("stream").column("kernels A", "", true).column("kernels B", "", true).column("busy A", "ns", true)
+      .column("busy B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
+  for (const TrackDiff& k : d.tracks)
+    t.add_row({text_cell(k.label), int_cell(k.count_a), int_cell(k.count_b), duration_cell(k.busy_a), duration_cell(k.busy_b),
+               delta_cell(k.busy_a, k.busy_b), ratio_cell(k.busy_a, k.busy_b)});
   return t;
 }
 

@@ -4,7 +4,8 @@
 // slowest rank's host time, its GPU span, and communication exposed on the worst GPU (device
 // comm − compute, as exposed_communication.h). Per kernel name and per collective (op, size,
 // ranks): counts and summed kernel time inside the aligned steps, B − A. A kernel belongs to the
-// step whose range holds its launch call (else its own start) on its process.
+// step whose range holds its launch call (else its own start) on its process. Per GPU stream: the
+// same kernel time, so a timeline can mark the tracks that changed.
 #pragma once
 
 #include <string>
@@ -37,6 +38,7 @@ struct StepDiff {
   TimeNs gpu_a = 0, gpu_b = 0;           // first kernel start .. last kernel end, the widest device
   TimeNs exposed_a = 0, exposed_b = 0;   // communication not under compute, the worst device
   TimeNs start_a = 0, start_b = 0;       // span starts: B's timeline sits at start_b − start_a
+  TimeNs end_a = 0, end_b = 0;           // span ends (the union of the processes' ranges)
 };
 
 struct KernelDiff {
@@ -44,6 +46,7 @@ struct KernelDiff {
   Category category = Category::kCompute;
   int64_t count_a = 0, count_b = 0;
   TimeNs total_a = 0, total_b = 0;
+  EventRef example_a, example_b;         // the first instance in a paired step (invalid: none)
   TimeNs delta() const { return total_b - total_a; }
 };
 
@@ -54,6 +57,17 @@ struct CollectiveDiff {
   int64_t count_a = 0, count_b = 0;
   TimeNs total_a = 0, total_b = 0;      // kernel time
   double busbw_a = 0, busbw_b = 0;      // time-weighted: sum(S × factor) / sum(t)
+  EventRef example_a, example_b;
+};
+
+// One GPU stream, matched across the traces by (rank, else process index; device ordinal; stream
+// id): kernel time inside the paired steps. A prediction keeps its measurement's ranks, ordinals
+// and stream ids, so its tracks pair one to one.
+struct TrackDiff {
+  std::string label;                    // "rank 0 GPU 0 stream 7"
+  int64_t track_a = -1, track_b = -1;   // Trace::tracks index, -1: not in that trace
+  int64_t count_a = 0, count_b = 0;
+  TimeNs busy_a = 0, busy_b = 0;        // summed kernel durations
 };
 
 struct TraceDiff {
@@ -63,6 +77,7 @@ struct TraceDiff {
   int64_t unpaired_a = 0, unpaired_b = 0;
   std::vector<KernelDiff> kernels;       // by |delta|, largest first, then name
   std::vector<CollectiveDiff> collectives;  // by op, bytes, ranks
+  std::vector<TrackDiff> tracks;         // by label
   TimeNs offset() const { return steps.empty() ? 0 : steps.front().start_b - steps.front().start_a; }
 };
 
@@ -75,5 +90,6 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
 DataTable diff_steps_table(const TraceDiff& d);
 DataTable diff_kernels_table(const TraceDiff& d);
 DataTable diff_collectives_table(const TraceDiff& d);
+DataTable diff_tracks_table(const TraceDiff& d);
 
 }  // namespace parascope
