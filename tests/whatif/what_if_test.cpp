@@ -8,6 +8,7 @@
 #include "sim/simulation.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
+#include "sim/whatif/whatif_tables.h"
 #include "trace/core/analysis/trace_diff.h"
 #include "test_paths.h"
 #include "trace/core/analysis/collective_matcher.h"
@@ -233,4 +234,39 @@ TEST_CASE("whatif: a set cancel flag stops a run and a sweep", "[whatif][cancel]
   // cleared, the same input runs
   cancel = false;
   CHECK(run_whatif(in).summary.step_ns > 0);
+}
+
+TEST_CASE("whatif: the comparison, link and sweep tables hold the run's numbers", "[whatif][tables]") {
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput o = l.run({{"channels", "4"}});
+  const DataTable c = whatif_comparison_table(o.summary, "channels=4");
+  CHECK(c.title == "Prediction (channels=4) against the measurement");
+  REQUIRE(c.rows.size() == 3 + 2 * 2);  // step, GPU step, exposed; 2 ranks x (communication, exposed)
+  CHECK(c.rows[0][0].text == "step time");
+  // measured: mean over ProfilerStep#3..#6 of the slower rank (raw Kineto durs):
+  // (3936866 + 3848613 + 3878265 + 3852610) / 4 = 3879088.5
+  CHECK(c.rows[0][1].value == 3879089);
+  CHECK(c.rows[0][2].value == std::llround(o.summary.step_ns));
+  CHECK(c.rows[0][3].value == c.rows[0][2].value - c.rows[0][1].value);
+  CHECK(c.rows[2][2].value == o.summary.exposed_ns);
+  CHECK(c.rows[3][0].text == "rank 0 communication");
+  const DataTable links = whatif_links_table(o.summary);
+  REQUIRE(links.rows.size() == o.summary.links.size());
+  REQUIRE(!links.rows.empty());
+  CHECK(links.rows[0][1].value == Approx(478.1e9));  // h200x2 preset: NVLink per GPU and direction
+
+  WhatIfInput in;
+  in.measured = &l.trace;
+  in.graph = &l.graph;
+  in.topology = h200x2();
+  const auto rows = run_sweep(in, sweep_grid({"channels=2,8", "comm_stream=trace,side"}), 1);
+  const DataTable s = sweep_table(rows, o.summary.measured_step_ns);
+  REQUIRE(s.rows.size() == 4);
+  REQUIRE(s.columns.size() == 2 + 3 + 1 + 1);
+  CHECK(s.columns[0].title == "channels");
+  CHECK(s.columns[1].title == "comm_stream");
+  for (size_t i = 1; i < s.rows.size(); ++i) CHECK(s.rows[i - 1][2].value <= s.rows[i][2].value);  // fastest first
+  // 2 channels serial is the slowest of the four
+  CHECK(s.rows[3][0].text == "2");
+  CHECK(s.rows[3][1].text == "trace");
 }
