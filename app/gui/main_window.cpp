@@ -36,6 +36,7 @@
 #include "gui/link_view.h"
 #include "gui/overlap_view.h"
 #include "gui/slice_details.h"
+#include "gui/diff_view.h"
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
@@ -214,6 +215,23 @@ void MainWindow::build_docks() {
     timeline_->zoom_to(r);
     timeline_->select(r);
   });
+
+  auto* diff_dock = new QDockWidget(tr("Diff"), this);
+  diff_dock->setObjectName("diff_dock");
+  diff_ = new DiffView(diff_dock);
+  diff_dock->setWidget(diff_);
+  addDockWidget(Qt::BottomDockWidgetArea, diff_dock);
+  tabifyDockWidget(stats_dock, diff_dock);
+  stats_dock->raise();
+  connect(diff_, &DiffView::event_activated, this, [this](EventRef r) {
+    timeline_->zoom_to(r);
+    timeline_->select(r);
+  });
+  connect(diff_, &DiffView::range_activated, this, [this](qint64 s, qint64 e) {
+    timeline_->set_view(s, e);
+    timeline_->set_range(s, e);
+  });
+  connect(timeline_, &TimelineView::view_changed, diff_, [this] { diff_->follow(timeline_->mapping().start(), timeline_->mapping().end()); });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -401,6 +419,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   links_->set_trace(trace_);
   topology_->set_trace(trace_);
   roofline_->set_trace(trace_);
+  diff_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);

@@ -24,6 +24,7 @@ class QTextBrowser;
 
 namespace parascope::gui {
 
+class DiffView;
 class FindBar;
 class KernelStatsModel;
 class LinkView;
@@ -47,6 +48,7 @@ class MainWindow : public QMainWindow {
   LinkView* links() const { return links_; }
   TopologyView* topology() const { return topology_; }
   RooflineView* roofline() const { return roofline_; }
+  DiffView* diff() const { return diff_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
   bool raise_dock(const QString& name, int height = 0);
@@ -103,6 +105,7 @@ class MainWindow : public QMainWindow {
   LinkView* links_ = nullptr;
   TopologyView* topology_ = nullptr;
   RooflineView* roofline_ = nullptr;
+  DiffView* diff_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;
