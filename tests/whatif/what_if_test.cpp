@@ -7,6 +7,7 @@
 
 #include "sim/simulation.h"
 #include "sim/whatif/sweep.h"
+#include "sim/whatif/trace_knobs.h"
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
 #include "trace/core/analysis/trace_diff.h"
@@ -269,4 +270,19 @@ TEST_CASE("whatif: the comparison, link and sweep tables hold the run's numbers"
   // 2 channels serial is the slowest of the four
   CHECK(s.rows[3][0].text == "2");
   CHECK(s.rows[3][1].text == "trace");
+}
+
+TEST_CASE("whatif: the knob values a trace already has", "[whatif][knobs]") {
+  std::map<std::string, std::string> a, b;
+  for (const auto& [k, v] : trace_knob_values(Loaded(capture("tp_serial_b1")).graph)) a[k] = v;
+  for (const auto& [k, v] : trace_knob_values(Loaded(capture("tp_serial_b1_nch4")).graph)) b[k] = v;
+  for (const auto& [k, v] : a) INFO(k << " = " << v);
+  CHECK(a["gpus"] == "2");
+  CHECK(a["comm_select"] == "allgather, allreduce, reducescatter");
+  // per-rank input: all-gather 32 MiB (64 MiB out), all-reduce and reduce-scatter 64 MiB
+  CHECK(a["bytes"] == "32MiB .. 64MiB");
+  CHECK(a["channels"] == "24");  // NCCL 2.28 default on the 2 x H200 machine, as the trace records it
+  CHECK(b["channels"] == "4");  // NCCL_MAX_NCHANNELS=4
+  CHECK(a["algorithm"] == "ring");  // ncclDevKernel_*_RING_LL
+  CHECK(a["protocol"] == "ll");
 }
