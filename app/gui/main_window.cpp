@@ -40,6 +40,7 @@
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
+#include "gui/whatif_view.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -232,6 +233,19 @@ void MainWindow::build_docks() {
     timeline_->set_range(s, e);
   });
   connect(timeline_, &TimelineView::view_changed, diff_, [this] { diff_->follow(timeline_->mapping().start(), timeline_->mapping().end()); });
+
+  auto* whatif_dock = new QDockWidget(tr("What-if"), this);
+  whatif_dock->setObjectName("whatif_dock");
+  whatif_ = new WhatIfView(whatif_dock);
+  whatif_dock->setWidget(whatif_);
+  addDockWidget(Qt::BottomDockWidgetArea, whatif_dock);
+  tabifyDockWidget(stats_dock, whatif_dock);
+  stats_dock->raise();
+  connect(timeline_, &TimelineView::view_changed, whatif_, [this] { whatif_->follow(timeline_->mapping().start(), timeline_->mapping().end()); });
+  connect(whatif_, &WhatIfView::compare_requested, this, [this](std::shared_ptr<const Trace> t, const QString& label) {
+    diff_->set_b(std::move(t), tr("what-if %1").arg(label));
+    raise_dock("diff");
+  });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -420,6 +434,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   topology_->set_trace(trace_);
   roofline_->set_trace(trace_);
   diff_->set_trace(trace_);
+  whatif_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);

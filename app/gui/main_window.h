@@ -32,6 +32,7 @@ class OverlapView;
 class RooflineView;
 class TimelineView;
 class TopologyView;
+class WhatIfView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -49,6 +50,7 @@ class MainWindow : public QMainWindow {
   TopologyView* topology() const { return topology_; }
   RooflineView* roofline() const { return roofline_; }
   DiffView* diff() const { return diff_; }
+  WhatIfView* whatif() const { return whatif_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
   bool raise_dock(const QString& name, int height = 0);
@@ -106,6 +108,7 @@ class MainWindow : public QMainWindow {
   TopologyView* topology_ = nullptr;
   RooflineView* roofline_ = nullptr;
   DiffView* diff_ = nullptr;
+  WhatIfView* whatif_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;
