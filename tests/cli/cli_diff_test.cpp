@@ -47,3 +47,33 @@ TEST_CASE("diff wants exactly two inputs and a valid step pattern", "[cli][diff]
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("not a valid regular expression"));
 }
+
+TEST_CASE("diff pairs a run with its prediction written by whatif -o", "[cli][diff]") {
+  // the predicted JSON keeps the steps (ProfilerStep#3..#6), sizes and streams of the measurement
+  const auto dir = test::temp_dir("cli-diff-pred");
+  const std::string pred = (dir / "pred.json").string();
+  const auto w = test::run_command(cli() + " whatif -q -t h200x2 --set channels=4 -o " + pred + " " + capture("tp_serial_b1"));
+  INFO(w.err);
+  REQUIRE(w.exit_code == 0);
+  const auto r = test::run_command(cli() + " diff --json " + capture("tp_serial_b1") + " " + pred);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue doc = parse_json(r.out, "stdout");
+  CHECK(doc.find("paired_by")->text() == "name");
+  CHECK(doc.find("steps_b")->text() == "ProfilerStep#N");
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0].find("host_a_ns")->as_int() == 3936866);
+  CHECK(steps[0].find("host_b_ns")->as_int() > 3936866);  // 4 channels: slower
+  for (const JsonValue& c : doc.find("collectives")->find("rows")->items()) {
+    CHECK(c.find("bytes")->as_int() == 67108864);
+    CHECK(c.find("count_a")->as_int() == c.find("count_b")->as_int());
+  }
+  const auto& tracks = doc.find("tracks")->find("rows")->items();
+  REQUIRE(tracks.size() == 2);
+  for (const JsonValue& t : tracks) {
+    CHECK(t.find("kernels_a")->as_int() == 32);
+    CHECK(t.find("kernels_b")->as_int() == 32);
+  }
+  std::filesystem::remove_all(dir);
+}

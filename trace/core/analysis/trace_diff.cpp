@@ -194,6 +194,15 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
   std::map<std::tuple<int, uint64_t, int32_t>, CollectiveDiff> by_coll;
   std::map<std::tuple<int, uint64_t, int32_t>, std::pair<double, double>> bus_bytes;  // S × factor summed, a / b
   std::map<std::tuple<int64_t, int64_t, int64_t>, TrackDiff> by_track;  // (rank or -1 - process, ordinal, stream)
+  // When every GPU ordinal belongs to one process in both traces (one GPU per rank, ordinals
+  // distinct), streams pair by (ordinal, stream) alone: a file that lost its ranks still pairs.
+  auto ordinals_unique = [](const Trace& t) {
+    std::map<int32_t, uint32_t> owner;
+    for (const Device& dev : t.devices)
+      if (!owner.try_emplace(dev.ordinal, dev.process).second && owner[dev.ordinal] != dev.process) return false;
+    return true;
+  };
+  const bool by_ordinal = ordinals_unique(a) && ordinals_unique(b);
   auto earlier = [](const Trace& t, EventRef x, EventRef y) {  // x before y (y may be invalid)
     return !y.valid() || t.tracks[x.track].slices.start[x.index] < t.tracks[y.track].slices.start[y.index];
   };
@@ -213,7 +222,7 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       if (earlier(t, k.ref, ex)) ex = k.ref;
       {
         const Process& proc = t.processes[tr.key.process];
-        const int64_t who = proc.rank >= 0 ? proc.rank : -1 - static_cast<int64_t>(tr.key.process);
+        const int64_t who = by_ordinal ? 0 : proc.rank >= 0 ? proc.rank : -1 - static_cast<int64_t>(tr.key.process);
         const int64_t ordinal = tr.key.device >= 0 ? t.devices[static_cast<size_t>(tr.key.device)].ordinal : -1;
         TrackDiff& td = by_track[{who, ordinal, tr.key.id}];
         if (td.label.empty())
@@ -328,7 +337,7 @@ DataTable diff_tracks_table(const TraceDiff& d) {
   DataTable t;
   t.id = "diff_tracks";
   t.title = "GPU streams, B against A";
-  t.note = "kernel time per stream inside the paired steps; streams pair by rank, GPU ordinal and stream id";
+  t.note = "kernel time per stream inside the paired steps; streams pair by GPU ordinal and stream id (and rank where ordinals repeat across processes)";
   t.column("stream").column("kernels A", "", true).column("kernels B", "", true).column("busy A", "ns", true)
       .column("busy B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
   for (const TrackDiff& k : d.tracks)

@@ -60,9 +60,10 @@ struct CollectiveDiff {
   EventRef example_a, example_b;
 };
 
-// One GPU stream, matched across the traces by (rank, else process index; device ordinal; stream
-// id): kernel time inside the paired steps. A prediction keeps its measurement's ranks, ordinals
-// and stream ids, so its tracks pair one to one.
+// One GPU stream, matched across the traces by (device ordinal, stream id) when each ordinal
+// belongs to one process in both traces, else by (rank, else process index; ordinal; stream id):
+// kernel time inside the paired steps. A prediction keeps its measurement's ranks, ordinals and
+// stream ids, so its tracks pair one to one.
 struct TrackDiff {
   std::string label;                    // "rank 0 GPU 0 stream 7"
   int64_t track_a = -1, track_b = -1;   // Trace::tracks index, -1: not in that trace
