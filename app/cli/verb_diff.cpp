@@ -20,7 +20,7 @@ namespace {
 const std::vector<OptionSpec> kOptions = {
     {"--step", true, false, "regular expression for step ranges when the traces have no ProfilerStep#N (e.g. '^iter \\d+')", ""},
     {"--top", true, false, "kernel rows in text output (default 15; --json and --csv have all)", ""},
-    {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv and diff_tracks.csv into this folder", ""},
+    {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv, diff_tracks.csv and diff_links.csv into this folder", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress bar", "-q"},
@@ -57,10 +57,10 @@ int run_diff(const VerbArgs& argv) {
     throw UsageError("--step '" + o.step_pattern + "' is not a valid regular expression");
   }
   const DataTable steps = diff_steps_table(d), kernels = diff_kernels_table(d), colls = diff_collectives_table(d),
-                  tracks = diff_tracks_table(d);
+                  tracks = diff_tracks_table(d), links = diff_links_table(a, b, d);
   if (const auto dir = args.value("--csv")) {
     std::filesystem::create_directories(*dir);
-    for (const DataTable* t : {&steps, &kernels, &colls, &tracks}) write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
+    for (const DataTable* t : {&steps, &kernels, &colls, &tracks, &links}) write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
   }
   if (args.flag("--json")) {
     JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(int64_t{kDiffSchemaVersion})},
@@ -75,7 +75,8 @@ int run_diff(const VerbArgs& argv) {
                                        {"steps", table_json(steps)},
                                        {"kernels", table_json(kernels)},
                                        {"collectives", table_json(colls)},
-                                       {"tracks", table_json(tracks)}});
+                                       {"tracks", table_json(tracks)},
+                                       {"links", table_json(links)}});
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;
   }
@@ -89,6 +90,7 @@ int run_diff(const VerbArgs& argv) {
   if (kernels.rows.size() > top) std::printf("  (%zu more; --json or --csv lists all)\n", kernels.rows.size() - top);
   std::printf("\n%s", render_text(colls).c_str());
   std::printf("\n%s", render_text(tracks).c_str());
+  std::printf("\n%s", render_text(links).c_str());
   return 0;
 }
 

@@ -449,7 +449,7 @@ void WhatIfView::run() {
       r->index = std::make_shared<const render::TimelineIndex>(*r->trace);
       r->diff = diff_traces(*prepared->trace, *r->trace);
       r->comparison = whatif::whatif_comparison_table(o.summary, label);
-      r->links = whatif::whatif_links_table(o.summary);
+      r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
     } catch (const whatif::Cancelled&) {
       r->cancelled = true;
     } catch (const std::exception& e) {

@@ -3,7 +3,8 @@
 // Sweep (a grid, `--sweep` syntax) on a worker thread with progress and a Cancel that stops the
 // library's work (WhatIfInput::cancel). Results: the predicted timeline, following the main one
 // (the replay runs on the trace's clock) with its GPU streams marked where kernel time changed;
-// the predicted-vs-measured and link tables (whatif_tables.h); the sweep's chart
+// the predicted-vs-measured table (whatif_tables.h) and link load measured against predicted
+// (trace_diff.h: diff_links_table); the sweep's chart
 // (render::sweep_chart_spec) and table. Everything shown comes from the library, as `whatif`.
 #pragma once
 
@@ -65,8 +66,8 @@ class WhatIfView : public QWidget {
   TimelineView* predicted_timeline() const { return predicted_; }
   std::shared_ptr<const Trace> predicted_trace() const { return predicted_trace_; }
   const TraceDiff& diff() const { return diff_; }
-  // The tables as DataTables (reports include them): whatif_comparison_table, whatif_links_table,
-  // sweep_table of the last finished run and sweep.
+  // The tables as DataTables (reports include them): whatif_comparison_table, diff_links_table
+  // (A measured, B predicted), sweep_table of the last finished run and sweep.
   const DataTable& comparison_table() const;
   const DataTable& links_table() const;
   const DataTable& sweep_table() const;

@@ -209,6 +209,15 @@ TEST_CASE("whatif: the predicted trace carries the step ranges where the replay 
     CHECK(t.track_b >= 0);
     CHECK(t.count_a == t.count_b);
   }
+  // links: the measurement's estimate from collective sizes against the prediction's simulated load
+  const DataTable links = diff_links_table(l.trace, *o.trace, d);
+  for (const auto& row : links.rows) INFO(row[0].text << " " << row[1].text << " " << row[2].text << " " << row[4].text << " " << row[6].text);
+  REQUIRE(links.rows.size() == 4);  // GPU 0 and 1, tx and rx
+  for (const auto& row : links.rows) {
+    CHECK(row[2].text == "simulated");
+    CHECK(row[4].value > 0);                  // mean B
+    CHECK(row[6].value == Approx(row[4].value / 478.1e9));  // mean util B: h200x2 NVLink, 478.1 GB/s per direction
+  }
   // collectives keep their size through the predicted trace (64 MiB, 2 ranks, 8 per op)
   REQUIRE(d.collectives.size() == 3);
   for (const CollectiveDiff& c : d.collectives) {

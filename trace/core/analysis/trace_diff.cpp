@@ -346,4 +346,74 @@ DataTable diff_tracks_table(const TraceDiff& d) {
   return t;
 }
 
+namespace {
+
+struct LinkSide {
+  std::string name;
+  CounterSource source = CounterSource::kEstimated;
+  double capacity = 0;
+  CounterStats stats;
+  bool present = false;
+};
+
+int source_rank(CounterSource s) {
+  switch (s) {
+    case CounterSource::kMeasured: return 0;
+    case CounterSource::kSimulated: return 1;
+    default: return 2;
+  }
+}
+
+using LinkKey = std::tuple<int32_t, int, int>;  // GPU ordinal, direction, medium
+
+std::map<LinkKey, LinkSide> best_links(const Trace& t, Interval window) {
+  const std::vector<LinkCounter> counters = link_counters(t, true);
+  const std::vector<LinkStats> stats = link_stats(counters, window);
+  std::map<LinkKey, LinkSide> out;
+  for (size_t i = 0; i < counters.size(); ++i) {
+    const LinkCounter& c = counters[i];
+    if (c.link.src_device == kNoDevice || c.link.src_device >= t.devices.size()) continue;
+    const LinkKey key{t.devices[c.link.src_device].ordinal, static_cast<int>(c.link.direction), static_cast<int>(c.link.medium)};
+    LinkSide& side = out[key];
+    if (side.present && source_rank(side.source) <= source_rank(c.source)) continue;
+    side.present = true;
+    side.name = "GPU " + std::to_string(t.devices[c.link.src_device].ordinal) + " " + medium_label(c.link.medium) +
+                (c.link.direction == LinkDirection::kTx ? " tx" : " rx");
+    side.source = c.source;
+    side.capacity = stats[i].capacity_bytes_per_s;
+    side.stats = stats[i].stats;
+  }
+  return out;
+}
+
+}  // namespace
+
+DataTable diff_links_table(const Trace& a, const Trace& b, const TraceDiff& d) {
+  DataTable t;
+  t.id = "diff_links";
+  t.title = "Link load, B against A";
+  t.note = "per GPU link direction over the paired steps; each side's best series: measured, else simulated, else estimated "
+           "from collective sizes; utilization = load / capacity";
+  t.column("link").column("source A").column("source B").column("mean A", "bytes/s", true).column("mean B", "bytes/s", true)
+      .column("mean util A", "fraction", true).column("mean util B", "fraction", true).column("peak A", "bytes/s", true)
+      .column("peak B", "bytes/s", true).column("peak util A", "fraction", true).column("peak util B", "fraction", true);
+  if (d.steps.empty()) return t;
+  const Interval wa{d.steps.front().start_a, d.steps.back().end_a}, wb{d.steps.front().start_b, d.steps.back().end_b};
+  const auto la = best_links(a, wa), lb = best_links(b, wb);
+  std::map<LinkKey, std::pair<const LinkSide*, const LinkSide*>> all;
+  for (const auto& [k, v] : la) all[k].first = &v;
+  for (const auto& [k, v] : lb) all[k].second = &v;
+  auto rate_or_blank = [](const LinkSide* s, double v) { return s ? rate_cell(v) : text_cell(""); };
+  auto util = [](const LinkSide* s, double v) { return s && s->capacity > 0 ? percent_cell(v / s->capacity) : text_cell(""); };
+  for (const auto& [k, pair] : all) {
+    const auto [x, y] = pair;
+    t.add_row({text_cell(x ? x->name : y->name), text_cell(x ? std::string(to_string(x->source)) : ""),
+               text_cell(y ? std::string(to_string(y->source)) : ""), rate_or_blank(x, x ? x->stats.mean : 0),
+               rate_or_blank(y, y ? y->stats.mean : 0), util(x, x ? x->stats.mean : 0), util(y, y ? y->stats.mean : 0),
+               rate_or_blank(x, x ? x->stats.peak : 0), rate_or_blank(y, y ? y->stats.peak : 0), util(x, x ? x->stats.peak : 0),
+               util(y, y ? y->stats.peak : 0)});
+  }
+  return t;
+}
+
 }  // namespace parascope

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "trace/core/analysis/intervals.h"
+#include "trace/core/analysis/link_stats.h"
 #include "trace/core/classify.h"
 #include "trace/core/data_table.h"
 #include "trace/core/trace.h"
@@ -92,5 +93,10 @@ DataTable diff_steps_table(const TraceDiff& d);
 DataTable diff_kernels_table(const TraceDiff& d);
 DataTable diff_collectives_table(const TraceDiff& d);
 DataTable diff_tracks_table(const TraceDiff& d);
+// Per link direction, matched by (GPU ordinal, direction, medium): mean and peak load and
+// utilization over the paired steps (first step start .. last step end) of A and of B. Each side
+// uses its best series: measured counters, else simulated (a prediction), else the estimate from
+// collective sizes and peer copies (link_traffic.h).
+DataTable diff_links_table(const Trace& a, const Trace& b, const TraceDiff& d);
 
 }  // namespace parascope
