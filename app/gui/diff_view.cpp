@@ -58,7 +58,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   timeline_b_ = new TimelineView(this);
   timeline_b_->setMinimumHeight(120);
   tabs_ = new QTabWidget(this);
-  const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams"};
+  const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams", "Links"};
   for (int i = 0; i < kTableCount; ++i) {
     models_[i] = new DataTableModel(this);
     proxies_[i] = new QSortFilterProxyModel(this);
@@ -131,6 +131,7 @@ void DiffView::open_b(const QStringList& inputs) {
     }
     r.index = std::make_shared<const render::TimelineIndex>(*r.b);
     r.diff = diff_traces(*a, *r.b);
+    r.tables[kLinks] = diff_links_table(*a, *r.b, r.diff);
     return r;
   });
 }
@@ -144,6 +145,7 @@ void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
     r.b = b;
     r.index = std::make_shared<const render::TimelineIndex>(*b);
     r.diff = diff_traces(*a, *b);
+    r.tables[kLinks] = diff_links_table(*a, *b, r.diff);
     return r;
   });
 }
@@ -164,7 +166,7 @@ void DiffView::start(std::function<Result()> work) {
         diff_ = std::move(r.diff);
         offset_ = diff_.offset();
         const DataTable tables[kTableCount] = {diff_steps_table(diff_), diff_kernels_table(diff_), diff_collectives_table(diff_),
-                                               diff_tracks_table(diff_)};
+                                               diff_tracks_table(diff_), std::move(r.tables[kLinks])};
         for (int i = 0; i < kTableCount; ++i) {
           models_[i]->set_table(tables[i]);
           tables_[i]->resizeColumnsToContents();

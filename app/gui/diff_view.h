@@ -1,7 +1,7 @@
 // DiffView: the "Diff" dock — the loaded trace (A) against a second one (B: another run, or a
 // what-if prediction) aligned by step (trace_diff.h): B's timeline under a splitter, following the
 // main timeline shifted by the step offset, its GPU streams marked where their kernel time changed,
-// and the steps, kernels, collectives and streams tables `parascope-cli diff A B` prints. Selecting
+// and the steps, kernels, collectives, streams and links tables `parascope-cli diff A B` prints. Selecting
 // a step row shows that step in both timelines; a kernel or collective row selects its first
 // instance. Loading B and diffing run on a worker thread.
 #pragma once
@@ -36,7 +36,7 @@ std::map<int32_t, render::TrackMark> diff_track_marks(const TraceDiff& d, bool s
 class DiffView : public QWidget {
   Q_OBJECT
  public:
-  enum Table { kSteps = 0, kKernels, kCollectives, kStreams, kTableCount };
+  enum Table { kSteps = 0, kKernels, kCollectives, kStreams, kLinks, kTableCount };
   explicit DiffView(QWidget* parent = nullptr);
   ~DiffView() override;
   void set_trace(std::shared_ptr<const Trace> a);

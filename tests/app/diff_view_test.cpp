@@ -43,6 +43,7 @@ TEST_CASE("The diff dock compares two TP runs and moves both timelines to a sele
   CHECK(kernels.rows[0][4].value == 2064466);  // the all-reduce, the largest change
   CHECK(v->model(gui::DiffView::kCollectives)->table().rows.size() == 3);
   CHECK(v->model(gui::DiffView::kStreams)->table().rows.size() == 2);
+  CHECK(v->model(gui::DiffView::kLinks)->table().rows.size() == 2);  // tx estimates of both GPUs
   CHECK(v->status().contains("4 steps paired by name"));
   // B's two compute streams are ~31 % busier: both marked, in red
   const auto& marks = v->timeline_b()->track_marks();
