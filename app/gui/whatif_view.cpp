@@ -155,6 +155,8 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   chart_->set_spec(empty);
   sw->addWidget(chart_->widget());
   sw->addWidget(make_table(sweep_model_, sw));
+  sw->setStretchFactor(0, 3);
+  sw->setStretchFactor(1, 2);
   tabs_->addTab(sw, tr("Sweep"));
 
   auto* split = new QSplitter(Qt::Horizontal, this);
@@ -162,7 +164,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   split->addWidget(tabs_);
   split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
-  split->setSizes({380, 900});
+  split->setSizes({480, 900});
 
   status_ = new QLabel(tr("No trace loaded"), this);
   status_->setStyleSheet("color: #666");
@@ -273,6 +275,7 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
           const sim::KnobSpec* spec = sim::knob_registry().find(k);
           const QString range = spec ? range_text(*spec) : QString();
           trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
+          trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
         }
         const auto& g = prepared_->graph;
         status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
