@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -16,6 +17,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <cstdio>
+#include <regex>
 
 #include "gui/data_table_model.h"
 #include "gui/timeline_view.h"
@@ -50,9 +52,16 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   status_ = new QLabel(tr("Open a second trace to compare with the loaded one"), this);
   status_->setStyleSheet("color: #666");
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  step_ = new QLineEdit(this);
+  step_->setPlaceholderText(tr("step ranges: ProfilerStep#N"));
+  step_->setToolTip(tr("A regular expression for step ranges (NVTX, annotations) when the traces have no ProfilerStep#N, "
+                       "as `parascope-cli diff --step`; empty: ProfilerStep#N, else the whole trace"));
+  step_->setMaximumWidth(260);
+  connect(step_, &QLineEdit::editingFinished, this, [this] { set_step_pattern(step_->text()); });
   auto* top = new QHBoxLayout;
   top->setContentsMargins(4, 2, 4, 2);
   top->addWidget(open_);
+  top->addWidget(step_);
   top->addWidget(status_, 1);
 
   timeline_b_ = new TimelineView(this);
@@ -102,6 +111,7 @@ void DiffView::set_trace(std::shared_ptr<const Trace> a) {
   ++job_;
   diff_ = {};
   b_.reset();
+  b_index_.reset();
   offset_ = 0;
   timeline_b_->set_trace(nullptr);
   for (DataTableModel* m : models_) m->set_table({});
@@ -120,17 +130,22 @@ void DiffView::open_b(const QStringList& inputs) {
   for (const QString& s : inputs) files.push_back(s.toStdString());
   const QString label = QFileInfo(inputs.front()).fileName();
   auto a = a_;
-  start([a, files, label] {
+  DiffOptions o;
+  o.step_pattern = step_->text().toStdString();
+  start([a, files, label, o] {
     Result r;
     r.label = label;
     try {
       r.b = std::make_shared<const Trace>(load_trace(files));
+      r.index = std::make_shared<const render::TimelineIndex>(*r.b);
+      r.diff = diff_traces(*a, *r.b, o);
+    } catch (const std::regex_error&) {
+      r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
+      return r;
     } catch (const std::exception& e) {
       r.error = QString::fromUtf8(e.what());
       return r;
     }
-    r.index = std::make_shared<const render::TimelineIndex>(*r.b);
-    r.diff = diff_traces(*a, *r.b);
     r.tables[kLinks] = diff_links_table(*a, *r.b, r.diff);
     return r;
   });
@@ -139,12 +154,20 @@ void DiffView::open_b(const QStringList& inputs) {
 void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
   if (!a_ || !b) return;
   auto a = a_;
-  start([a, b, label] {
+  auto index = b == b_ ? b_index_ : nullptr;
+  DiffOptions o;
+  o.step_pattern = step_->text().toStdString();
+  start([a, b, label, index, o] {
     Result r;
     r.label = label;
     r.b = b;
-    r.index = std::make_shared<const render::TimelineIndex>(*b);
-    r.diff = diff_traces(*a, *b);
+    r.index = index ? index : std::make_shared<const render::TimelineIndex>(*b);
+    try {
+      r.diff = diff_traces(*a, *b, o);
+    } catch (const std::regex_error&) {
+      r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
+      return r;
+    }
     r.tables[kLinks] = diff_links_table(*a, *b, r.diff);
     return r;
   });
@@ -160,9 +183,11 @@ void DiffView::start(std::function<Result()> work) {
     if (job == job_) {
       Result r = w->result();
       if (!r.error.isEmpty()) {
-        status_->setText(tr("Could not read B: %1").arg(r.error));
+        status_->setText(r.b ? r.error : tr("Could not read B: %1").arg(r.error));
       } else {
         b_ = r.b;
+        b_index_ = r.index;
+        b_label_ = r.label;
         diff_ = std::move(r.diff);
         offset_ = diff_.offset();
         const DataTable tables[kTableCount] = {diff_steps_table(diff_), diff_kernels_table(diff_), diff_collectives_table(diff_),
@@ -191,6 +216,11 @@ void DiffView::start(std::function<Result()> work) {
 }
 
 QString DiffView::status() const { return status_->text(); }
+
+void DiffView::set_step_pattern(const QString& pattern) {
+  if (step_->text() != pattern) step_->setText(pattern);
+  if (b_) set_b(b_, b_label_);
+}
 
 void DiffView::follow(TimeNs start, TimeNs end) {
   if (b_ && end > start) timeline_b_->set_view(start + offset_, end + offset_);

@@ -15,6 +15,7 @@
 #include "trace/core/analysis/trace_diff.h"
 
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -44,6 +45,9 @@ class DiffView : public QWidget {
   void open_b(const QStringList& inputs);
   // B already in memory (a what-if prediction); `label` names it.
   void set_b(std::shared_ptr<const Trace> b, const QString& label);
+  // Step ranges for traces without ProfilerStep#N (a regular expression, as `diff --step`); the
+  // current pair is diffed again.
+  void set_step_pattern(const QString& pattern);
   // The main timeline shows [start, end] of A: B's timeline shows the same stretch of its steps.
   void follow(TimeNs start, TimeNs end);
   // As a click on `source_row` of `table` (rows in TraceDiff order).
@@ -77,6 +81,9 @@ class DiffView : public QWidget {
   void open_dialog();
 
   std::shared_ptr<const Trace> a_, b_;
+  std::shared_ptr<const render::TimelineIndex> b_index_;
+  QString b_label_;
+  QLineEdit* step_ = nullptr;
   TraceDiff diff_;
   TimeNs offset_ = 0;
   QLabel* status_ = nullptr;

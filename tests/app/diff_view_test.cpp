@@ -101,4 +101,9 @@ TEST_CASE("The diff dock reports an unreadable B and keeps working", "[app][view
   w.diff()->wait();
   REQUIRE(w.diff()->diff().steps.size() == 3);
   CHECK(w.diff()->timeline_b()->track_marks().empty());
+  // a bad step pattern is reported; the pair and its diff stay
+  w.diff()->set_step_pattern("(unclosed");
+  w.diff()->wait();
+  CHECK(w.diff()->status().contains("not a valid regular expression"));
+  CHECK(w.diff()->diff().steps.size() == 3);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 #include <unordered_map>
 
@@ -91,6 +92,8 @@ StepNumbers step_numbers(const Trace& t, const SliceClassifier& classify, const 
 
 TraceSteps find_steps(const Trace& trace, const std::string& pattern) {
   TraceSteps out;
+  std::optional<std::regex> re;
+  if (!pattern.empty()) re.emplace(pattern);  // a bad pattern is an error even when ProfilerStep#N wins
   std::map<std::string, std::map<uint32_t, Interval>> found;
   auto scan = [&](auto&& match) {
     for (const Track& tr : trace.tracks) {
@@ -109,8 +112,7 @@ TraceSteps find_steps(const Trace& trace, const std::string& pattern) {
   scan(is_profiler_step);
   out.source = "ProfilerStep#N";
   if (found.empty() && !pattern.empty()) {
-    const std::regex re(pattern);
-    scan([&](std::string_view n) { return std::regex_search(n.begin(), n.end(), re); });
+    scan([&](std::string_view n) { return std::regex_search(n.begin(), n.end(), *re); });
     out.source = "pattern '" + pattern + "'";
   }
   if (found.empty()) {
