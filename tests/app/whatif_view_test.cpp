@@ -99,7 +99,12 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     CHECK(v->predicted_timeline()->mapping().start() == t0);
     CHECK(v->predicted_timeline()->mapping().end() == t0 + 3000000);
     // Open in Diff: the Diff dock pairs the prediction with the measurement by step
-    QTest::mouseClick(v->findChildren<QPushButton*>().at(1), Qt::LeftButton);  // Run, Open in Diff, ...
+    QPushButton* open_in_diff = nullptr;
+    for (QPushButton* b : v->findChildren<QPushButton*>())
+      if (b->text() == "Open in Diff") open_in_diff = b;
+    REQUIRE(open_in_diff);
+    REQUIRE(open_in_diff->isEnabled());
+    QTest::mouseClick(open_in_diff, Qt::LeftButton);
     w.diff()->wait();
     CHECK(w.diff()->diff().paired_by == "name");
     CHECK(w.diff()->diff().steps.size() == 4);
