@@ -1,15 +1,19 @@
 // `parascope-cli diff A B`: two traces (two runs, or a run and a simulation) aligned by step
 // (ProfilerStep#N, else --step REGEX, else the whole trace), with per-step host time, GPU span and
 // exposed communication, per-kernel, per-collective and per-stream deltas (trace_diff.h) — what the GUI's
-// diff dock shows. A and B are each a trace file or a directory of per-rank files.
+// diff dock shows. A and B are each a trace file or a directory of per-rank files; with --set, B is
+// A's what-if prediction made in memory (as the What-if dock's "Open in Diff"), so simulated link
+// loads and ranks need no file round trip.
 #include <cstdio>
 #include <filesystem>
 #include <regex>
 
 #include "cli/cli_args.h"
+#include "cli/machine_option.h"
 #include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
+#include "sim/whatif/what_if.h"
 #include "trace/core/analysis/trace_diff.h"
 #include "trace/io/load_trace.h"
 
@@ -18,6 +22,8 @@ namespace parascope::cli {
 namespace {
 
 const std::vector<OptionSpec> kOptions = {
+    {"--set", true, true, "knob=value (repeatable): B is A's what-if prediction with these knobs (then give only A)", ""},
+    {"--machine", true, false, "with --set: the machine to replay on: auto (default: the preset matching the GPUs), trace, NAME or FILE", ""},
     {"--step", true, false, "regular expression for step ranges when the traces have no ProfilerStep#N (e.g. '^iter \\d+')", ""},
     {"--top", true, false, "kernel rows in text output (default 15; --json and --csv have all)", ""},
     {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv, diff_tracks.csv and diff_links.csv into this folder", ""},
@@ -34,11 +40,16 @@ constexpr int kDiffSchemaVersion = 1;
 int run_diff(const VerbArgs& argv) {
   const Args args(kOptions, argv);
   if (args.flag("--help")) {
-    std::printf("usage: parascope-cli diff [options] A B\n  A, B: a trace file or a directory of per-rank files each\n%s",
+    std::printf("usage: parascope-cli diff [options] A B\n       parascope-cli diff [options] A --set knob=value ...\n"
+                "  A, B: a trace file or a directory of per-rank files each\n%s",
                 options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().size() != 2) throw UsageError("diff takes two inputs, A and B (got " + std::to_string(args.inputs().size()) + ")");
+  const std::vector<std::string> sets = args.values("--set");
+  const size_t want = sets.empty() ? 2 : 1;
+  if (args.inputs().size() != want)
+    throw UsageError(sets.empty() ? "diff takes two inputs, A and B (got " + std::to_string(args.inputs().size()) + ")"
+                                  : "with --set, diff takes one input, A (B is its prediction)");
   size_t top = 15;
   if (const auto v = args.value("--top")) top = static_cast<size_t>(std::max<int64_t>(1, std::atoll(v->c_str())));
   Progress progress(args.flag("--quiet") || args.flag("--json"));
@@ -46,7 +57,30 @@ int run_diff(const VerbArgs& argv) {
   lo.lenient = args.flag("--lenient");
   lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
   const Trace a = load_trace({args.inputs()[0]}, lo);
-  const Trace b = load_trace({args.inputs()[1]}, lo);
+  std::optional<Trace> predicted;
+  std::string b_name;
+  if (!sets.empty()) {
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (const std::string& kv : sets) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--set wants knob=value, got '" + kv + "'");
+      overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      b_name += (b_name.empty() ? "what-if " : " ") + kv;
+    }
+    const std::optional<Topology> machine = machine_option(a, args.value("--machine").value_or("auto"));
+    if (!machine && !a.topology) throw UsageError("--machine trace: this trace has no topology; name a preset");
+    progress.update("what-if " + b_name, 0, 1);
+    const whatif::DepGraph graph = whatif::build_dep_graph(a);
+    whatif::WhatIfInput in;
+    in.measured = &a;
+    in.graph = &graph;
+    in.topology = machine ? *machine : *a.topology;
+    in.overrides = overrides;
+    in.want_trace = true;
+    predicted = std::move(*whatif::run_whatif(in).trace);
+  }
+  const Trace b = predicted ? std::move(*predicted) : load_trace({args.inputs()[1]}, lo);
+  if (b_name.empty()) b_name = args.inputs()[1];
   progress.finish();
   DiffOptions o;
   o.step_pattern = args.value("--step").value_or("");
@@ -65,7 +99,7 @@ int run_diff(const VerbArgs& argv) {
   if (args.flag("--json")) {
     JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(int64_t{kDiffSchemaVersion})},
                                        {"a", JsonValue::string(args.inputs()[0])},
-                                       {"b", JsonValue::string(args.inputs()[1])},
+                                       {"b", JsonValue::string(b_name)},
                                        {"steps_a", JsonValue::string(d.steps_a)},
                                        {"steps_b", JsonValue::string(d.steps_b)},
                                        {"paired_by", JsonValue::string(d.paired_by)},
@@ -80,7 +114,7 @@ int run_diff(const VerbArgs& argv) {
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;
   }
-  std::printf("A %s\nB %s\n%zu steps paired by %s", args.inputs()[0].c_str(), args.inputs()[1].c_str(), d.steps.size(), d.paired_by.c_str());
+  std::printf("A %s\nB %s\n%zu steps paired by %s", args.inputs()[0].c_str(), b_name.c_str(), d.steps.size(), d.paired_by.c_str());
   if (d.unpaired_a || d.unpaired_b) std::printf(" (%lld of A and %lld of B without a partner)", static_cast<long long>(d.unpaired_a),
                                                static_cast<long long>(d.unpaired_b));
   std::printf("\n\n%s\n", render_text(steps).c_str());

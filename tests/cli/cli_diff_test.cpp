@@ -77,3 +77,33 @@ TEST_CASE("diff pairs a run with its prediction written by whatif -o", "[cli][di
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("diff --set compares a run with its in-memory prediction, as whatif predicts it", "[cli][diff]") {
+  const std::string a = capture("tp_serial_b1");
+  const auto w = test::run_command(cli() + " whatif -q --json -t h200x2 --set channels=4 " + a);
+  INFO(w.err);
+  REQUIRE(w.exit_code == 0);
+  const auto r = test::run_command(cli() + " diff --json --machine h200x2 --set channels=4 " + a);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue pred = parse_json(w.out, "whatif");
+  const JsonValue doc = parse_json(r.out, "diff");
+  CHECK(doc.find("b")->text() == "what-if channels=4");
+  // per step, the slower rank's predicted range is whatif's replay_ns
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  for (const JsonValue& s : steps) {
+    int64_t replay = 0;
+    for (const JsonValue& p : pred.find("prediction")->find("steps")->items())
+      if (p.find("step")->text() == s.find("step_b")->text()) replay = std::max(replay, p.find("replay_ns")->as_int().value_or(0));
+    CHECK(s.find("host_b_ns")->as_int() == replay);
+  }
+  // links: the measurement's estimate against the simulated load (h200x2: 478.1 GB/s per direction)
+  const auto& links = doc.find("links")->find("rows")->items();
+  REQUIRE(links.size() == 4);
+  for (const JsonValue& l : links) {
+    CHECK(l.find("source_b")->text() == "simulated");
+    CHECK(l.find("mean_util_b")->as_double() == Approx(l.find("mean_b_bytes_per_s")->as_double() / 478.1e9));
+  }
+  CHECK(test::run_command(cli() + " diff --set channels=4 " + a + " " + a).exit_code == 2);
+}
