@@ -126,12 +126,12 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget(this);
   predicted_ = new TimelineView(tabs_);
   tabs_->addTab(predicted_, tr("Predicted timeline"));
-  auto make_table = [this](DataTableModel*& model, QWidget* parent) {
+  auto make_table = [this](DataTableModel*& model, QWidget* host) {
     model = new DataTableModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model);
     proxy->setSortRole(DataTableModel::kSortRole);
-    auto* t = new QTableView(parent);
+    auto* t = new QTableView(host);
     t->setModel(proxy);
     t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     t->setSortingEnabled(true);
