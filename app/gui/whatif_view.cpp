@@ -229,6 +229,7 @@ void WhatIfView::build_form() {
 
 void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   cancel();
+  ++job_;  // results of work on the previous trace are dropped
   trace_ = std::move(trace);
   prepared_.reset();
   predicted_trace_.reset();
@@ -258,6 +259,18 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
                                      : tr("inferred (no matching preset)"),
                     QString());
   for (const Preset& p : presets) machine_->addItem(p.name, p.name);
+  preparing_ = false;
+  status_->setText(tr("The dependency graph is built when this dock is shown"));
+  if (isVisible()) prepare();
+}
+
+void WhatIfView::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (trace_ && !prepared_ && !preparing_) prepare();
+}
+
+void WhatIfView::prepare() {
+  preparing_ = true;
   status_->setText(tr("building the dependency graph…"));
   const int job = ++job_;
   auto t = trace_;
@@ -266,6 +279,7 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
     --pending_;
     if (job == job_) {
+      preparing_ = false;
       prepared_ = w->result();
       if (!prepared_->error.isEmpty()) {
         status_->setText(tr("No what-if for this trace: %1").arg(prepared_->error));

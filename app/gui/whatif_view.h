@@ -6,6 +6,7 @@
 // the predicted-vs-measured table (whatif_tables.h) and link load measured against predicted
 // (trace_diff.h: diff_links_table); the sweep's chart
 // (render::sweep_chart_spec) and table. Everything shown comes from the library, as `whatif`.
+// The dependency graph is built on a worker the first time the dock is shown with a trace.
 #pragma once
 
 #include <QFutureWatcher>
@@ -84,6 +85,8 @@ class WhatIfView : public QWidget {
   struct RunResult;
   struct SweepResult;
   void build_form();
+  void prepare();  // the dependency graph, on a worker: when the dock is first shown with a trace
+  void showEvent(QShowEvent* e) override;
   void set_running(bool on, bool determinate);
   bool topology(Topology& out, QString& why) const;
 
@@ -113,6 +116,7 @@ class WhatIfView : public QWidget {
   std::unique_ptr<render::ChartView> chart_;
   QString label_;
   int job_ = 0, pending_ = 0;
+  bool preparing_ = false;
 };
 
 }  // namespace parascope::gui

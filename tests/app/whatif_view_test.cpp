@@ -19,6 +19,7 @@
 #include "gui/timeline_view.h"
 #include "gui/whatif_view.h"
 #include "sim/whatif/what_if.h"
+#include "trace/io/load_trace.h"
 
 using namespace parascope;
 
@@ -147,4 +148,18 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     CHECK(cancelled < 192);
     CHECK(v->status().startsWith("sweep cancelled"));
   }
+}
+
+TEST_CASE("The what-if dock builds its graph only once it is shown", "[app][views][whatif]") {
+  test::qt_app();
+  const auto trace = std::make_shared<const Trace>(load_trace({test::sample_path("allreduce_matmul_2xh200")}));
+  gui::WhatIfView v;  // not shown: a trace costs nothing yet
+  v.set_trace(trace);
+  CHECK_FALSE(v.busy());
+  CHECK(v.trace_value("gpus").isEmpty());
+  v.show();
+  CHECK(v.busy());
+  v.wait();
+  CHECK(v.trace_value("gpus") == "2");  // the sample: 2 ranks, one H200 each
+  CHECK(v.status().contains("2 GPUs"));
 }
