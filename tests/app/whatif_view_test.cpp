@@ -18,7 +18,10 @@
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
 #include "gui/whatif_view.h"
+#include "render/sweep_chart.h"
+#include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
+#include "sim/whatif/whatif_tables.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;
@@ -162,4 +165,26 @@ TEST_CASE("The what-if dock builds its graph only once it is shown", "[app][view
   v.wait();
   CHECK(v.trace_value("gpus") == "2");  // the sample: 2 ranks, one H200 each
   CHECK(v.status().contains("2 GPUs"));
+}
+
+TEST_CASE("A sweep over sizes and an enum charts sizes in order and enums as categories", "[app][views][whatif]") {
+  const Trace t = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  const whatif::DepGraph g = whatif::build_dep_graph(t);
+  whatif::WhatIfInput in;
+  in.measured = &t;
+  in.graph = &g;
+  in.topology = h200x2();
+  const auto rows = whatif::run_sweep(in, whatif::sweep_grid({"chunk_bytes=4MiB,256KiB,1MiB"}), 1);
+  const render::ChartSpec sizes = render::sweep_chart_spec(whatif::sweep_table(rows));
+  REQUIRE(sizes.series.size() == 1);
+  CHECK(sizes.x.categories == QStringList({"256KiB", "1MiB", "4MiB"}));  // by size, not by text or by step time
+  REQUIRE(sizes.series[0].points.size() == 3);
+  for (int i = 0; i < 3; ++i) CHECK(sizes.series[0].points[static_cast<size_t>(i)].x() == i);
+  const auto enum_rows = whatif::run_sweep(in, whatif::sweep_grid({"comm_stream=trace,side,serial", "channels=4,16"}), 1);
+  const render::ChartSpec e = render::sweep_chart_spec(whatif::sweep_table(enum_rows), 1e6);
+  CHECK(e.x.categories == QStringList({"serial", "side", "trace"}));
+  REQUIRE(e.series.size() == 3);  // channels=16, channels=4, the replay
+  CHECK(e.series[0].name == "channels=16");
+  CHECK(e.series[1].name == "channels=4");
+  CHECK(e.series[2].points.front().y() == 1.0);  // the reference, in ms
 }
