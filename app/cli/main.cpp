@@ -37,6 +37,8 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_roofline},
     {"report", "an HTML or PDF report: timelines, overlap, links, roofline, kernels, what-if (Qt build); CSV of every table",
      parascope::cli::run_report},
+    {"diff", "two traces (runs, or a run and a simulation) aligned by step: step, kernel and collective deltas",
+     parascope::cli::run_diff},
 };
 
 void usage(FILE* out) {

@@ -14,11 +14,13 @@
 
 #include "cli/cli_args.h"
 #include "cli/progress.h"
+#include "cli/table_output.h"
 #include "cli/text_table.h"
 #include "cli/verbs.h"
 #include "sim/simulation.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
+#include "sim/whatif/whatif_tables.h"
 #include "trace/core/json.h"
 #include "trace/core/topology_json.h"
 #include "trace/io/load_trace.h"
@@ -43,6 +45,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--output", true, false, "predicted trace (.json, .json.gz, .pftrace, .sqlite, .csv), or a folder with --sweep", "-o"},
     {"--jobs", true, false, "parallel variants for --sweep (default: all cores)", "-j"},
     {"--top", true, false, "rows per table in text output (default 8)", ""},
+    {"--csv", true, false, "write whatif_comparison.csv and whatif_links.csv (whatif_sweep.csv with --sweep) into this folder", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress bar", "-q"},
@@ -470,6 +473,13 @@ int run_whatif(const VerbArgs& argv) {
     }
     const WhatIfOutput& shown = predicted ? *predicted : replay;
     if (out_path && shown.trace) write_trace(*shown.trace, *out_path);
+    if (const auto dir = args.value("--csv")) {
+      std::string label;
+      for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
+      std::filesystem::create_directories(*dir);
+      for (const DataTable& t : {whatif::whatif_comparison_table(shown.summary, label), whatif::whatif_links_table(shown.summary)})
+        write_csv(t, (std::filesystem::path(*dir) / (t.id + ".csv")).string());
+    }
     if (json) {
       JsonValue inputs = JsonValue::array();
       for (const auto& i : args.inputs()) inputs.push(JsonValue::string(i));
@@ -544,6 +554,10 @@ int run_whatif(const VerbArgs& argv) {
   if (out_path) {
     std::filesystem::create_directories(*out_path);
     std::ofstream(std::filesystem::path(*out_path) / "summary.csv") << csv;
+  }
+  if (const auto dir = args.value("--csv")) {
+    std::filesystem::create_directories(*dir);
+    write_csv(whatif::sweep_table(rows, reference.summary.step_ns), (std::filesystem::path(*dir) / "whatif_sweep.csv").string());
   }
   if (json) {
     JsonValue runs = JsonValue::array();

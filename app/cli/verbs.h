@@ -24,5 +24,6 @@ int run_whatif(const VerbArgs& args);
 int run_links(const VerbArgs& args);
 int run_roofline(const VerbArgs& args);
 int run_report(const VerbArgs& args);
+int run_diff(const VerbArgs& args);
 
 }  // namespace parascope::cli

@@ -39,10 +39,12 @@
 #include "gui/overlap_view.h"
 #include "gui/report_export.h"
 #include "gui/slice_details.h"
+#include "gui/diff_view.h"
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
 #include "trace/core/trace_machine.h"
+#include "gui/whatif_view.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -217,6 +219,36 @@ void MainWindow::build_docks() {
   connect(roofline_, &RooflineView::kernel_activated, this, [this](EventRef r) {
     timeline_->zoom_to(r);
     timeline_->select(r);
+  });
+
+  auto* diff_dock = new QDockWidget(tr("Diff"), this);
+  diff_dock->setObjectName("diff_dock");
+  diff_ = new DiffView(diff_dock);
+  diff_dock->setWidget(diff_);
+  addDockWidget(Qt::BottomDockWidgetArea, diff_dock);
+  tabifyDockWidget(stats_dock, diff_dock);
+  stats_dock->raise();
+  connect(diff_, &DiffView::event_activated, this, [this](EventRef r) {
+    timeline_->zoom_to(r);
+    timeline_->select(r);
+  });
+  connect(diff_, &DiffView::range_activated, this, [this](qint64 s, qint64 e) {
+    timeline_->set_view(s, e);
+    timeline_->set_range(s, e);
+  });
+  connect(timeline_, &TimelineView::view_changed, diff_, [this] { diff_->follow(timeline_->mapping().start(), timeline_->mapping().end()); });
+
+  auto* whatif_dock = new QDockWidget(tr("What-if"), this);
+  whatif_dock->setObjectName("whatif_dock");
+  whatif_ = new WhatIfView(whatif_dock);
+  whatif_dock->setWidget(whatif_);
+  addDockWidget(Qt::BottomDockWidgetArea, whatif_dock);
+  tabifyDockWidget(stats_dock, whatif_dock);
+  stats_dock->raise();
+  connect(timeline_, &TimelineView::view_changed, whatif_, [this] { whatif_->follow(timeline_->mapping().start(), timeline_->mapping().end()); });
+  connect(whatif_, &WhatIfView::compare_requested, this, [this](std::shared_ptr<const Trace> t, const QString& label) {
+    diff_->set_b(std::move(t), tr("what-if %1").arg(label));
+    raise_dock("diff");
   });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
@@ -430,6 +462,8 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   links_->set_trace(trace_);
   topology_->set_trace(trace_);
   roofline_->set_trace(trace_);
+  diff_->set_trace(trace_);
+  whatif_->set_trace(trace_);
   stats_model_->set_stats(trace_, loaded.stats);
   stats_device_->clear();
   stats_device_->addItem(tr("All GPUs"), -1);

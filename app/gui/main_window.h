@@ -24,6 +24,7 @@ class QTextBrowser;
 
 namespace parascope::gui {
 
+class DiffView;
 class FindBar;
 class KernelStatsModel;
 class LinkView;
@@ -31,6 +32,7 @@ class OverlapView;
 class RooflineView;
 class TimelineView;
 class TopologyView;
+class WhatIfView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -47,6 +49,8 @@ class MainWindow : public QMainWindow {
   LinkView* links() const { return links_; }
   TopologyView* topology() const { return topology_; }
   RooflineView* roofline() const { return roofline_; }
+  DiffView* diff() const { return diff_; }
+  WhatIfView* whatif() const { return whatif_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
   bool raise_dock(const QString& name, int height = 0);
@@ -107,6 +111,8 @@ class MainWindow : public QMainWindow {
   LinkView* links_ = nullptr;
   TopologyView* topology_ = nullptr;
   RooflineView* roofline_ = nullptr;
+  DiffView* diff_ = nullptr;
+  WhatIfView* whatif_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;

@@ -207,6 +207,11 @@ void TimelineView::add_bookmark(TimeNs t, const QString& label) {
   set_bookmarks(std::move(b));
 }
 
+void TimelineView::set_track_marks(std::map<int32_t, render::TrackMark> marks) {
+  deco_.track_marks = std::move(marks);
+  viewport()->update();
+}
+
 size_t TimelineView::kernel_count() const {
   if (!trace_) return 0;
   size_t n = 0;

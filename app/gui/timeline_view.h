@@ -59,6 +59,9 @@ class TimelineView : public QAbstractScrollArea {
   const std::vector<render::Bookmark>& bookmarks() const { return deco_.bookmarks; }
   void set_bookmarks(std::vector<render::Bookmark> b);
   void add_bookmark(TimeNs t, const QString& label);
+  // Tracks a comparison singled out (trace diff, what-if): tinted labels with a short text.
+  void set_track_marks(std::map<int32_t, render::TrackMark> marks);
+  const std::map<int32_t, render::TrackMark>& track_marks() const { return deco_.track_marks; }
 
   // Kernels on the tracks the layout shows (all tracks unless hidden/collapsed).
   size_t kernel_count() const;

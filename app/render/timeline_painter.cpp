@@ -664,10 +664,18 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
     const int tw = static_cast<int>(lw - 8 - row->indent * 12);
     const double line_h = std::min(row->height, 20.0);
     if (row->kind == TimelineRow::Kind::kTrack) {
-      p.fillRect(cell, QColor(0xf3, 0xf4, 0xf6));
+      const auto mark = deco.track_marks.find(row->track);
+      p.fillRect(cell, mark == deco.track_marks.end() ? QColor(0xf3, 0xf4, 0xf6) : mark->second.color.lighter(170));
       p.setPen(QColor(0x30, 0x30, 0x30));
       const Track& tr = trace_.tracks[static_cast<size_t>(row->track)];
-      p.drawText(QPointF(tx, top + ascent + 1), elide(QString::fromStdString(row->label), tw, false));
+      int label_w = tw;
+      if (mark != deco.track_marks.end() && !mark->second.text.isEmpty()) {
+        const int w = fm.horizontalAdvance(mark->second.text);
+        label_w = std::max(0, tw - w - 6);
+        p.fillRect(QRectF(area.left(), y0, 3, y1 - y0), mark->second.color);
+        p.drawText(QPointF(area.left() + lw - 4 - w, top + ascent + 1), mark->second.text);
+      }
+      p.drawText(QPointF(tx, top + ascent + 1), elide(QString::fromStdString(row->label), label_w, false));
       if (tr.slices.empty() && tr.counter.size() && row->height >= 30) {
         const std::string info = std::string(to_string(tr.counter_source)) + "  ·  peak " + format_rate(index_.counter(static_cast<uint32_t>(row->track)).max());
         p.setPen(QColor(0x70, 0x70, 0x70));

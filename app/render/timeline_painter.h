@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QRect>
 #include <QString>
+#include <map>
 #include <vector>
 
 #include "render/timeline_index.h"
@@ -40,7 +41,15 @@ struct Bookmark {
 };
 
 // What the view adds on top of the trace.
+// A track singled out by a comparison (trace diff, what-if): its label cell is tinted and shows
+// `text` (e.g. "+46.5 %") at the right.
+struct TrackMark {
+  QColor color;
+  QString text;
+};
+
 struct TimelineDecorations {
+  std::map<int32_t, TrackMark> track_marks;  // by Trace::tracks index
   EventRef selected;
   std::vector<uint32_t> selected_flows;   // indices into Trace::flows touching the selection
   bool has_range = false;

@@ -121,7 +121,30 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
     ref_of[n] = b.add_slice(track_of_lane[node.lane], r.start[n], r.end[n] - r.start[n], b.intern(g.names[node.name]), ref,
                             node.source.valid() ? std::span<const Arg>(&arg, 1) : std::span<const Arg>());
   }
-  const StringId dtype = b.intern("bytes");
+  // Step ranges (ProfilerStep#N, --step matches) at their replayed place, so the prediction pairs
+  // with its measurement by step (trace_diff.h): the measured range shifted by how far its first
+  // and last host calls moved (as run_whatif's step times), on the first call's thread.
+  for (size_t s = 0; s < g.steps.size(); ++s) {
+    for (const StepRange& range : g.steps[s].ranges) {
+      int64_t first = -1, last = -1;
+      for (size_t n = 0; n < g.nodes.size(); ++n) {
+        const Node& node = g.nodes[n];
+        if (node.removed || node.kind != NodeType::kHostCall || node.process != range.process ||
+            node.step != static_cast<int32_t>(s) || !ref_of[n].valid())
+          continue;
+        if (first < 0 || node.start < g.nodes[static_cast<size_t>(first)].start) first = static_cast<int64_t>(n);
+        if (last < 0 || node.start + node.dur > g.nodes[static_cast<size_t>(last)].start + g.nodes[static_cast<size_t>(last)].dur)
+          last = static_cast<int64_t>(n);
+      }
+      if (first < 0) continue;
+      const Node& f = g.nodes[static_cast<size_t>(first)];
+      const Node& l = g.nodes[static_cast<size_t>(last)];
+      const TimeNs rs = std::min(range.start + (r.start[static_cast<size_t>(first)] - f.start), r.start[static_cast<size_t>(first)]);
+      const TimeNs re = std::max(range.end + (r.end[static_cast<size_t>(last)] - (l.start + l.dur)), r.end[static_cast<size_t>(last)]);
+      b.add_slice(track_of_lane[f.lane], rs, std::max<TimeNs>(0, re - rs), b.intern(g.steps[s].name), b.add_cpu_op(CpuOpInfo{}));
+    }
+  }
+  const StringId dtype = b.intern("Byte");  // Kineto's 1-byte element: sizes survive a JSON round trip
   for (size_t gi = 0; gi < g.groups.size(); ++gi) {
     const CommGroup& grp = g.groups[gi];
     if (grp.spec.op == CollectiveOp::kUnknown) continue;

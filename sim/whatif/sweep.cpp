@@ -40,6 +40,10 @@ std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobP
       if (i >= grid.size()) return;
       SweepRow& row = rows[i];
       row.point = grid[i];
+      if (base.cancel && base.cancel->load(std::memory_order_relaxed)) {
+        row.error = "cancelled";
+        continue;
+      }
       WhatIfInput in = shared;
       in.overrides.insert(in.overrides.end(), grid[i].begin(), grid[i].end());
       in.want_trace = false;
@@ -50,7 +54,7 @@ std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobP
         row.exposed_ns = o.summary.exposed_ns;
         row.changes = o.summary.changes;
       } catch (const std::exception& e) {
-        row.error = e.what();
+        row.error = e.what();  // "cancelled" for Cancelled
       }
       std::lock_guard<std::mutex> lock(mutex);
       ++done;

@@ -29,6 +29,8 @@ struct SweepRow {
 
 // `base.overrides` apply to every variant (before the point's). `jobs` threads (>= 1). `progress`
 // (may be empty) is called under a lock after each variant. Rows: failures last, others by step_ns.
+// When base.cancel is set, variants not yet started are skipped and those running stop: their rows
+// carry the error "cancelled"; progress is not called for skipped ones.
 std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobPoint>& grid, size_t jobs,
                                 const std::function<void(size_t done, size_t total)>& progress = {});
 

@@ -64,6 +64,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     throw std::invalid_argument("topology " + in.topology.name + " has " + std::to_string(in.topology.gpu_count()) +
                                 " GPUs but the trace uses " + std::to_string(g.gpu_count()));
 
+  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
   // 1. Compute work at full speed: take out the interference the measurement contains, with the
   // SMs the traced collectives held (the model's answer for the trace's own settings).
   {
@@ -91,6 +92,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     }
   }
 
+  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
   // 2. Transforms, in a fixed order.
   auto note = [&](std::string s) {
     if (!s.empty()) sum.changes.push_back(std::move(s));
@@ -132,6 +134,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   size_t failed = 0;
   std::string failure;
   for (size_t gi = 0; gi < g.groups.size(); ++gi) {
+    if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
     const CommGroup& grp = g.groups[gi];
     TimeNs measured = INT64_MAX;
     for (uint32_t m : grp.members)
@@ -160,6 +163,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
                            "): their measured durations are used");
   sum.simulations = selected.simulations() + others.simulations();
 
+  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
   // 5. Replay.
   ReplayConfig rc;
   rc.comm_interference = ci;
@@ -303,6 +307,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   }
   for (const std::string& w : g.diagnostics.warnings) sum.warnings.push_back(w);
 
+  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
   // 8. The predicted trace and the analyses on it.
   if (in.want_trace || in.want_analyses) {
     std::vector<std::string> notes = sum.changes;

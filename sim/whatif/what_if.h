@@ -5,7 +5,9 @@
 // the tests all call run_whatif, so they cannot differ. Knobs come from the registry (knobs.h).
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +33,13 @@ struct WhatIfInput {
   bool want_trace = false;          // the predicted Trace (costs time; a sweep skips it)
   bool want_analyses = true;        // exposed communication from the predicted trace (needs it built)
   std::shared_ptr<CommCache> cache; // shared by a sweep's variants; made when null
+  // Set from another thread to stop: run_whatif checks it between its stages and collectives and
+  // throws Cancelled; run_sweep starts no further variant (its rows say "cancelled").
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
 };
 
 struct StepTimes {
@@ -97,7 +106,7 @@ struct WhatIfOutput {
   ReplayResult replay;
 };
 
-// Throws sim::KnobError for bad knob values, std::invalid_argument for impossible requests
+// Throws sim::KnobError for bad knob values, Cancelled when in.cancel is set, std::invalid_argument for impossible requests
 // (scale_gpus not a multiple of the traced GPUs, a topology without enough GPUs).
 WhatIfOutput run_whatif(const WhatIfInput& in);
 

@@ -6,7 +6,11 @@
 #include <cmath>
 
 #include "sim/simulation.h"
+#include "sim/whatif/sweep.h"
+#include "sim/whatif/trace_knobs.h"
 #include "sim/whatif/what_if.h"
+#include "sim/whatif/whatif_tables.h"
+#include "trace/core/analysis/trace_diff.h"
 #include "test_paths.h"
 #include "trace/core/analysis/collective_matcher.h"
 #include "trace/io/load_trace.h"
@@ -176,4 +180,118 @@ TEST_CASE("whatif: machine, link and mechanism knobs reach the interconnect mode
   CHECK(eight.graph.devices.size() == 8);
   CHECK(eight.summary.steps.size() == 32);  // 4 steps x 8 ranks
   CHECK(eight.replay.warnings.empty());
+}
+
+TEST_CASE("whatif: the predicted trace carries the step ranges where the replay put them", "[whatif][trace][diff]") {
+  // diff_traces pairs the prediction with its measurement by ProfilerStep#N; each predicted step's
+  // host time is the summary's replayed step time (same shift of the measured range).
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput o = l.run({{"channels", "4"}}, true);
+  REQUIRE(o.trace);
+  const TraceDiff d = diff_traces(l.trace, *o.trace);
+  CHECK(d.steps_b == "ProfilerStep#N");
+  CHECK(d.paired_by == "name");
+  REQUIRE(d.steps.size() == 4);
+  for (const StepDiff& s : d.steps) {
+    TimeNs replay = 0, measured = 0;
+    for (const StepTimes& st : o.summary.steps)
+      if (st.step == s.name_b) {
+        replay = std::max(replay, st.replay_ns);
+        measured = std::max(measured, st.measured_ns);
+      }
+    CHECK(s.host_a == measured);
+    CHECK(s.host_b == replay);
+  }
+  // the predicted streams pair with the measured ones (same rank, ordinal, stream id)
+  REQUIRE(d.tracks.size() == 2);
+  for (const TrackDiff& t : d.tracks) {
+    CHECK(t.track_a >= 0);
+    CHECK(t.track_b >= 0);
+    CHECK(t.count_a == t.count_b);
+  }
+  // links: the measurement's estimate from collective sizes against the prediction's simulated load
+  const DataTable links = diff_links_table(l.trace, *o.trace, d);
+  for (const auto& row : links.rows) INFO(row[0].text << " " << row[1].text << " " << row[2].text << " " << row[4].text << " " << row[6].text);
+  REQUIRE(links.rows.size() == 4);  // GPU 0 and 1, tx and rx
+  for (const auto& row : links.rows) {
+    CHECK(row[2].text == "simulated");
+    CHECK(row[4].value > 0);                  // mean B
+    CHECK(row[6].value == Approx(row[4].value / 478.1e9));  // mean util B: h200x2 NVLink, 478.1 GB/s per direction
+  }
+  // collectives keep their size through the predicted trace (64 MiB, 2 ranks, 8 per op)
+  REQUIRE(d.collectives.size() == 3);
+  for (const CollectiveDiff& c : d.collectives) {
+    CHECK(c.bytes == 67108864);
+    CHECK(c.count_a == 8);
+    CHECK(c.count_b == 8);
+  }
+}
+
+TEST_CASE("whatif: a set cancel flag stops a run and a sweep", "[whatif][cancel]") {
+  const Loaded l(capture("tp_serial_b1"));
+  std::atomic<bool> cancel{true};
+  WhatIfInput in;
+  in.measured = &l.trace;
+  in.graph = &l.graph;
+  in.topology = h200x2();
+  in.cancel = &cancel;
+  CHECK_THROWS_AS(run_whatif(in), Cancelled);
+  size_t calls = 0;
+  const auto rows = run_sweep(in, sweep_grid({"channels=2,4,8"}), 2, [&](size_t, size_t) { ++calls; });
+  REQUIRE(rows.size() == 3);
+  for (const SweepRow& r : rows) CHECK(r.error == "cancelled");
+  CHECK(calls == 0);
+  // cleared, the same input runs
+  cancel = false;
+  CHECK(run_whatif(in).summary.step_ns > 0);
+}
+
+TEST_CASE("whatif: the comparison, link and sweep tables hold the run's numbers", "[whatif][tables]") {
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput o = l.run({{"channels", "4"}});
+  const DataTable c = whatif_comparison_table(o.summary, "channels=4");
+  CHECK(c.title == "Prediction (channels=4) against the measurement");
+  REQUIRE(c.rows.size() == 3 + 2 * 2);  // step, GPU step, exposed; 2 ranks x (communication, exposed)
+  CHECK(c.rows[0][0].text == "step time");
+  // measured: mean over ProfilerStep#3..#6 of the slower rank (raw Kineto durs):
+  // (3936866 + 3848613 + 3878265 + 3852610) / 4 = 3879088.5
+  CHECK(c.rows[0][1].value == 3879089);
+  CHECK(c.rows[0][2].value == std::llround(o.summary.step_ns));
+  CHECK(c.rows[0][3].value == c.rows[0][2].value - c.rows[0][1].value);
+  CHECK(c.rows[2][2].value == o.summary.exposed_ns);
+  CHECK(c.rows[3][0].text == "rank 0 communication");
+  const DataTable links = whatif_links_table(o.summary);
+  REQUIRE(links.rows.size() == o.summary.links.size());
+  REQUIRE(!links.rows.empty());
+  CHECK(links.rows[0][1].value == Approx(478.1e9));  // h200x2 preset: NVLink per GPU and direction
+
+  WhatIfInput in;
+  in.measured = &l.trace;
+  in.graph = &l.graph;
+  in.topology = h200x2();
+  const auto rows = run_sweep(in, sweep_grid({"channels=2,8", "comm_stream=trace,side"}), 1);
+  const DataTable s = sweep_table(rows, o.summary.measured_step_ns);
+  REQUIRE(s.rows.size() == 4);
+  REQUIRE(s.columns.size() == 2 + 3 + 1 + 1);
+  CHECK(s.columns[0].title == "channels");
+  CHECK(s.columns[1].title == "comm_stream");
+  for (size_t i = 1; i < s.rows.size(); ++i) CHECK(s.rows[i - 1][2].value <= s.rows[i][2].value);  // fastest first
+  // 2 channels serial is the slowest of the four
+  CHECK(s.rows[3][0].text == "2");
+  CHECK(s.rows[3][1].text == "trace");
+}
+
+TEST_CASE("whatif: the knob values a trace already has", "[whatif][knobs]") {
+  std::map<std::string, std::string> a, b;
+  for (const auto& [k, v] : trace_knob_values(Loaded(capture("tp_serial_b1")).graph)) a[k] = v;
+  for (const auto& [k, v] : trace_knob_values(Loaded(capture("tp_serial_b1_nch4")).graph)) b[k] = v;
+  for (const auto& [k, v] : a) INFO(k << " = " << v);
+  CHECK(a["gpus"] == "2");
+  CHECK(a["comm_select"] == "allgather, allreduce, reducescatter");
+  // per-rank input: all-gather 32 MiB (64 MiB out), all-reduce and reduce-scatter 64 MiB
+  CHECK(a["bytes"] == "32MiB .. 64MiB");
+  CHECK(a["channels"] == "24");  // NCCL 2.28 default on the 2 x H200 machine, as the trace records it
+  CHECK(b["channels"] == "4");  // NCCL_MAX_NCHANNELS=4
+  CHECK(a["algorithm"] == "ring");  // ncclDevKernel_*_RING_LL
+  CHECK(a["protocol"] == "ll");
 }

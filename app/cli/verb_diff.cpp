@@ -1,0 +1,131 @@
+// `parascope-cli diff A B`: two traces (two runs, or a run and a simulation) aligned by step
+// (ProfilerStep#N, else --step REGEX, else the whole trace), with per-step host time, GPU span and
+// exposed communication, per-kernel, per-collective and per-stream deltas (trace_diff.h) — what the GUI's
+// diff dock shows. A and B are each a trace file or a directory of per-rank files; with --set, B is
+// A's what-if prediction made in memory (as the What-if dock's "Open in Diff"), so simulated link
+// loads and ranks need no file round trip.
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+#include "cli/cli_args.h"
+#include "cli/machine_option.h"
+#include "cli/progress.h"
+#include "cli/table_output.h"
+#include "cli/verbs.h"
+#include "sim/whatif/what_if.h"
+#include "trace/core/analysis/trace_diff.h"
+#include "trace/io/load_trace.h"
+
+namespace parascope::cli {
+
+namespace {
+
+const std::vector<OptionSpec> kOptions = {
+    {"--set", true, true, "knob=value (repeatable): B is A's what-if prediction with these knobs (then give only A)", ""},
+    {"--machine", true, false, "with --set: the machine to replay on: auto (default: the preset matching the GPUs), trace, NAME or FILE", ""},
+    {"--step", true, false, "regular expression for step ranges when the traces have no ProfilerStep#N (e.g. '^iter \\d+')", ""},
+    {"--top", true, false, "kernel rows in text output (default 15; --json and --csv have all)", ""},
+    {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv, diff_tracks.csv and diff_links.csv into this folder", ""},
+    {"--json", false, false, "machine-readable output (with schema_version)", ""},
+    {"--lenient", false, false, "skip malformed input events and report how many", ""},
+    {"--quiet", false, false, "no progress bar", "-q"},
+    {"--help", false, false, "this help", "-h"},
+};
+
+constexpr int kDiffSchemaVersion = 1;
+
+}  // namespace
+
+int run_diff(const VerbArgs& argv) {
+  const Args args(kOptions, argv);
+  if (args.flag("--help")) {
+    std::printf("usage: parascope-cli diff [options] A B\n       parascope-cli diff [options] A --set knob=value ...\n"
+                "  A, B: a trace file or a directory of per-rank files each\n%s",
+                options_help(kOptions).c_str());
+    return 0;
+  }
+  const std::vector<std::string> sets = args.values("--set");
+  const size_t want = sets.empty() ? 2 : 1;
+  if (args.inputs().size() != want)
+    throw UsageError(sets.empty() ? "diff takes two inputs, A and B (got " + std::to_string(args.inputs().size()) + ")"
+                                  : "with --set, diff takes one input, A (B is its prediction)");
+  size_t top = 15;
+  if (const auto v = args.value("--top")) top = static_cast<size_t>(std::max<int64_t>(1, std::atoll(v->c_str())));
+  Progress progress(args.flag("--quiet") || args.flag("--json"));
+  LoadOptions lo;
+  lo.lenient = args.flag("--lenient");
+  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
+  const Trace a = load_trace({args.inputs()[0]}, lo);
+  std::optional<Trace> predicted;
+  std::string b_name;
+  if (!sets.empty()) {
+    std::vector<std::pair<std::string, std::string>> overrides;
+    for (const std::string& kv : sets) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--set wants knob=value, got '" + kv + "'");
+      overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      b_name += (b_name.empty() ? "what-if " : " ") + kv;
+    }
+    const std::optional<Topology> machine = machine_option(a, args.value("--machine").value_or("auto"));
+    if (!machine && !a.topology) throw UsageError("--machine trace: this trace has no topology; name a preset");
+    progress.update("what-if " + b_name, 0, 1);
+    const whatif::DepGraph graph = whatif::build_dep_graph(a);
+    whatif::WhatIfInput in;
+    in.measured = &a;
+    in.graph = &graph;
+    in.topology = machine ? *machine : *a.topology;
+    in.overrides = overrides;
+    in.want_trace = true;
+    predicted = std::move(*whatif::run_whatif(in).trace);
+  }
+  const Trace b = predicted ? std::move(*predicted) : load_trace({args.inputs()[1]}, lo);
+  if (b_name.empty()) b_name = args.inputs()[1];
+  progress.finish();
+  DiffOptions o;
+  o.step_pattern = args.value("--step").value_or("");
+  TraceDiff d;
+  try {
+    d = diff_traces(a, b, o);
+  } catch (const std::regex_error& e) {
+    throw UsageError("--step '" + o.step_pattern + "' is not a valid regular expression");
+  }
+  const DataTable steps = diff_steps_table(d), kernels = diff_kernels_table(d), colls = diff_collectives_table(d),
+                  tracks = diff_tracks_table(d), links = diff_links_table(a, b, d);
+  if (const auto dir = args.value("--csv")) {
+    std::filesystem::create_directories(*dir);
+    for (const DataTable* t : {&steps, &kernels, &colls, &tracks, &links}) write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
+  }
+  if (args.flag("--json")) {
+    JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(int64_t{kDiffSchemaVersion})},
+                                       {"a", JsonValue::string(args.inputs()[0])},
+                                       {"b", JsonValue::string(b_name)},
+                                       {"steps_a", JsonValue::string(d.steps_a)},
+                                       {"steps_b", JsonValue::string(d.steps_b)},
+                                       {"paired_by", JsonValue::string(d.paired_by)},
+                                       {"unpaired_a", JsonValue::number(d.unpaired_a)},
+                                       {"unpaired_b", JsonValue::number(d.unpaired_b)},
+                                       {"offset_ns", JsonValue::number(d.offset())},
+                                       {"steps", table_json(steps)},
+                                       {"kernels", table_json(kernels)},
+                                       {"collectives", table_json(colls)},
+                                       {"tracks", table_json(tracks)},
+                                       {"links", table_json(links)}});
+    std::printf("%s\n", to_json(doc, 1).c_str());
+    return 0;
+  }
+  std::printf("A %s\nB %s\n%zu steps paired by %s", args.inputs()[0].c_str(), b_name.c_str(), d.steps.size(), d.paired_by.c_str());
+  if (d.unpaired_a || d.unpaired_b) std::printf(" (%lld of A and %lld of B without a partner)", static_cast<long long>(d.unpaired_a),
+                                               static_cast<long long>(d.unpaired_b));
+  std::printf("\n\n%s\n", render_text(steps).c_str());
+  DataTable shown = kernels;
+  if (shown.rows.size() > top) shown.rows.resize(top);
+  std::printf("%s", render_text(shown, 60).c_str());
+  if (kernels.rows.size() > top) std::printf("  (%zu more; --json or --csv lists all)\n", kernels.rows.size() - top);
+  std::printf("\n%s", render_text(colls).c_str());
+  std::printf("\n%s", render_text(tracks).c_str());
+  std::printf("\n%s", render_text(links).c_str());
+  return 0;
+}
+
+}  // namespace parascope::cli

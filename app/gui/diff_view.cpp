@@ -1,0 +1,267 @@
+#include "gui/diff_view.h"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+#include <cstdio>
+#include <regex>
+
+#include "gui/data_table_model.h"
+#include "gui/timeline_view.h"
+#include "render/timeline_index.h"
+#include "trace/io/load_trace.h"
+
+namespace parascope::gui {
+
+std::map<int32_t, render::TrackMark> diff_track_marks(const TraceDiff& d, bool side_b, double threshold) {
+  std::map<int32_t, render::TrackMark> out;
+  for (const TrackDiff& t : d.tracks) {
+    const int64_t track = side_b ? t.track_b : t.track_a;
+    if (track < 0) continue;
+    const bool one_side = t.track_a < 0 || t.track_b < 0;
+    const double r = t.busy_a > 0 ? static_cast<double>(t.busy_b - t.busy_a) / static_cast<double>(t.busy_a) : 0;
+    if (!one_side && std::abs(r) <= threshold) continue;
+    render::TrackMark m;
+    m.color = one_side ? QColor(0x88, 0x88, 0x88) : r > 0 ? QColor(0xd6, 0x45, 0x45) : QColor(0x2e, 0x9e, 0x57);
+    char buf[32];
+    if (one_side) std::snprintf(buf, sizeof buf, "%s", side_b ? "only B" : "only A");
+    else std::snprintf(buf, sizeof buf, "%+.1f %%", r * 100);
+    m.text = buf;
+    out.emplace(static_cast<int32_t>(track), m);
+  }
+  return out;
+}
+
+DiffView::DiffView(QWidget* parent) : QWidget(parent) {
+  open_ = new QPushButton(tr("Compare With…"), this);
+  open_->setToolTip(tr("Open a second trace (B): another run, or a predicted trace from `parascope-cli whatif -o`"));
+  connect(open_, &QPushButton::clicked, this, &DiffView::open_dialog);
+  status_ = new QLabel(tr("Open a second trace to compare with the loaded one"), this);
+  status_->setStyleSheet("color: #666");
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  step_ = new QLineEdit(this);
+  step_->setPlaceholderText(tr("step ranges: ProfilerStep#N"));
+  step_->setToolTip(tr("A regular expression for step ranges (NVTX, annotations) when the traces have no ProfilerStep#N, "
+                       "as `parascope-cli diff --step`; empty: ProfilerStep#N, else the whole trace"));
+  step_->setMaximumWidth(260);
+  connect(step_, &QLineEdit::editingFinished, this, [this] { set_step_pattern(step_->text()); });
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(4, 2, 4, 2);
+  top->addWidget(open_);
+  top->addWidget(step_);
+  top->addWidget(status_, 1);
+
+  timeline_b_ = new TimelineView(this);
+  timeline_b_->setMinimumHeight(120);
+  tabs_ = new QTabWidget(this);
+  const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams", "Links"};
+  for (int i = 0; i < kTableCount; ++i) {
+    models_[i] = new DataTableModel(this);
+    proxies_[i] = new QSortFilterProxyModel(this);
+    proxies_[i]->setSourceModel(models_[i]);
+    proxies_[i]->setSortRole(DataTableModel::kSortRole);
+    auto* t = new QTableView(this);
+    t->setModel(proxies_[i]);
+    t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // the library's order until a header is clicked
+    t->setSortingEnabled(true);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->setWordWrap(false);
+    t->setTextElideMode(Qt::ElideMiddle);
+    t->setToolTip(tr("Select a row to show it in both timelines"));
+    connect(t->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, i](const QModelIndex& cur) {
+      if (cur.isValid()) activate(i, proxies_[i]->mapToSource(cur).row());
+    });
+    tables_[i] = t;
+    tabs_->addTab(t, tr(names[i]));
+  }
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(timeline_b_);
+  split->addWidget(tabs_);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->addLayout(top);
+  v->addWidget(split, 1);
+}
+
+DiffView::~DiffView() {
+  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
+}
+
+void DiffView::set_trace(std::shared_ptr<const Trace> a) {
+  a_ = std::move(a);
+  ++job_;
+  diff_ = {};
+  b_.reset();
+  b_index_.reset();
+  offset_ = 0;
+  timeline_b_->set_trace(nullptr);
+  for (DataTableModel* m : models_) m->set_table({});
+  status_->setText(tr("Open a second trace to compare with the loaded one"));
+}
+
+void DiffView::open_dialog() {
+  const QString f = QFileDialog::getOpenFileName(this, tr("Compare With"), QString(),
+                                                 tr("Traces (*.json *.json.gz *.pstrace *.sqlite *.nsys-rep);;All files (*)"));
+  if (!f.isEmpty()) open_b({f});
+}
+
+void DiffView::open_b(const QStringList& inputs) {
+  if (!a_ || inputs.isEmpty()) return;
+  std::vector<std::string> files;
+  for (const QString& s : inputs) files.push_back(s.toStdString());
+  const QString label = QFileInfo(inputs.front()).fileName();
+  auto a = a_;
+  DiffOptions o;
+  o.step_pattern = step_->text().toStdString();
+  start([a, files, label, o] {
+    Result r;
+    r.label = label;
+    try {
+      r.b = std::make_shared<const Trace>(load_trace(files));
+      r.index = std::make_shared<const render::TimelineIndex>(*r.b);
+      r.diff = diff_traces(*a, *r.b, o);
+    } catch (const std::regex_error&) {
+      r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
+      return r;
+    } catch (const std::exception& e) {
+      r.error = QString::fromUtf8(e.what());
+      return r;
+    }
+    r.tables[kLinks] = diff_links_table(*a, *r.b, r.diff);
+    return r;
+  });
+}
+
+void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
+  if (!a_ || !b) return;
+  auto a = a_;
+  auto index = b == b_ ? b_index_ : nullptr;
+  DiffOptions o;
+  o.step_pattern = step_->text().toStdString();
+  start([a, b, label, index, o] {
+    Result r;
+    r.label = label;
+    r.b = b;
+    r.index = index ? index : std::make_shared<const render::TimelineIndex>(*b);
+    try {
+      r.diff = diff_traces(*a, *b, o);
+    } catch (const std::regex_error&) {
+      r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
+      return r;
+    }
+    r.tables[kLinks] = diff_links_table(*a, *b, r.diff);
+    return r;
+  });
+}
+
+void DiffView::start(std::function<Result()> work) {
+  const int job = ++job_;
+  status_->setText(tr("comparing…"));
+  auto* w = new QFutureWatcher<Result>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      Result r = w->result();
+      if (!r.error.isEmpty()) {
+        status_->setText(r.b ? r.error : tr("Could not read B: %1").arg(r.error));
+      } else {
+        b_ = r.b;
+        b_index_ = r.index;
+        b_label_ = r.label;
+        diff_ = std::move(r.diff);
+        offset_ = diff_.offset();
+        const DataTable tables[kTableCount] = {diff_steps_table(diff_), diff_kernels_table(diff_), diff_collectives_table(diff_),
+                                               diff_tracks_table(diff_), std::move(r.tables[kLinks])};
+        for (int i = 0; i < kTableCount; ++i) {
+          models_[i]->set_table(tables[i]);
+          tables_[i]->resizeColumnsToContents();
+          tables_[i]->setColumnWidth(0, std::min(tables_[i]->columnWidth(0), 360));
+        }
+        timeline_b_->set_trace(b_, r.index);
+        timeline_b_->set_track_marks(diff_track_marks(diff_, true));
+        status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
+                             .arg(r.label)
+                             .arg(diff_.steps.size())
+                             .arg(QString::fromStdString(diff_.paired_by), QString::fromStdString(diff_.steps_a),
+                                  QString::fromStdString(diff_.steps_b))
+                             .arg(diff_.unpaired_a || diff_.unpaired_b
+                                      ? tr("; %1 of A and %2 of B unpaired").arg(diff_.unpaired_a).arg(diff_.unpaired_b)
+                                      : QString()));
+        emit updated();
+      }
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run(std::move(work)));
+}
+
+QString DiffView::status() const { return status_->text(); }
+
+void DiffView::set_step_pattern(const QString& pattern) {
+  if (step_->text() != pattern) step_->setText(pattern);
+  if (b_) set_b(b_, b_label_);
+}
+
+void DiffView::follow(TimeNs start, TimeNs end) {
+  if (b_ && end > start) timeline_b_->set_view(start + offset_, end + offset_);
+}
+
+void DiffView::activate(int table, int row) {
+  if (row < 0) return;
+  const auto r = static_cast<size_t>(row);
+  switch (table) {
+    case kSteps: {
+      if (r >= diff_.steps.size()) return;
+      const StepDiff& s = diff_.steps[r];
+      offset_ = s.start_b - s.start_a;
+      emit range_activated(s.start_a, s.end_a);
+      timeline_b_->set_view(s.start_b, s.end_b);
+      timeline_b_->set_range(s.start_b, s.end_b);
+      break;
+    }
+    case kKernels:
+    case kCollectives: {
+      EventRef ea, eb;
+      if (table == kKernels && r < diff_.kernels.size()) {
+        ea = diff_.kernels[r].example_a;
+        eb = diff_.kernels[r].example_b;
+      } else if (table == kCollectives && r < diff_.collectives.size()) {
+        ea = diff_.collectives[r].example_a;
+        eb = diff_.collectives[r].example_b;
+      }
+      if (ea.valid()) emit event_activated(ea);
+      if (eb.valid()) {
+        timeline_b_->zoom_to(eb);
+        timeline_b_->select(eb);
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+void DiffView::wait() {
+  while (busy()) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+}  // namespace parascope::gui

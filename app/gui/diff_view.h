@@ -1,0 +1,99 @@
+// DiffView: the "Diff" dock — the loaded trace (A) against a second one (B: another run, or a
+// what-if prediction) aligned by step (trace_diff.h): B's timeline under a splitter, following the
+// main timeline shifted by the step offset, its GPU streams marked where their kernel time changed,
+// and the steps, kernels, collectives, streams and links tables `parascope-cli diff A B` prints. Selecting
+// a step row shows that step in both timelines; a kernel or collective row selects its first
+// instance. Loading B and diffing run on a worker thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <map>
+#include <memory>
+
+#include "render/timeline_painter.h"
+#include "trace/core/analysis/trace_diff.h"
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace parascope::render {
+class TimelineIndex;
+}
+
+namespace parascope::gui {
+
+class DataTableModel;
+class TimelineView;
+
+// The streams of one side whose kernel time changed by more than `threshold` (a fraction; a stream
+// only one side has always counts): red when B is busier, green when less busy, "+12.3 %" as text.
+std::map<int32_t, render::TrackMark> diff_track_marks(const TraceDiff& d, bool side_b, double threshold = 0.02);
+
+class DiffView : public QWidget {
+  Q_OBJECT
+ public:
+  enum Table { kSteps = 0, kKernels, kCollectives, kStreams, kLinks, kTableCount };
+  explicit DiffView(QWidget* parent = nullptr);
+  ~DiffView() override;
+  void set_trace(std::shared_ptr<const Trace> a);
+  // Loads B (a file or a directory of per-rank files) on a worker thread, then diffs.
+  void open_b(const QStringList& inputs);
+  // B already in memory (a what-if prediction); `label` names it.
+  void set_b(std::shared_ptr<const Trace> b, const QString& label);
+  // Step ranges for traces without ProfilerStep#N (a regular expression, as `diff --step`); the
+  // current pair is diffed again.
+  void set_step_pattern(const QString& pattern);
+  // The main timeline shows [start, end] of A: B's timeline shows the same stretch of its steps.
+  void follow(TimeNs start, TimeNs end);
+  // As a click on `source_row` of `table` (rows in TraceDiff order).
+  void activate(int table, int source_row);
+
+  const TraceDiff& diff() const { return diff_; }
+  const Trace* trace_b() const { return b_.get(); }
+  DataTableModel* model(int table) const { return models_[table]; }
+  QTableView* table(int table) const { return tables_[table]; }
+  QTabWidget* tabs() const { return tabs_; }
+  TimelineView* timeline_b() const { return timeline_b_; }
+  TimeNs offset() const { return offset_; }
+  QString status() const;
+  bool busy() const { return pending_ > 0; }
+  void wait();
+
+ signals:
+  void range_activated(qint64 start, qint64 end);  // a step of A
+  void event_activated(parascope::EventRef ref);   // a kernel's or collective's first instance in A
+  void updated();
+
+ private:
+  struct Result {
+    std::shared_ptr<const Trace> b;
+    std::shared_ptr<const render::TimelineIndex> index;
+    TraceDiff diff;
+    DataTable tables[kTableCount];
+    QString label, error;
+  };
+  void start(std::function<Result()> work);
+  void open_dialog();
+
+  std::shared_ptr<const Trace> a_, b_;
+  std::shared_ptr<const render::TimelineIndex> b_index_;
+  QString b_label_;
+  QLineEdit* step_ = nullptr;
+  TraceDiff diff_;
+  TimeNs offset_ = 0;
+  QLabel* status_ = nullptr;
+  QPushButton* open_ = nullptr;
+  TimelineView* timeline_b_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  DataTableModel* models_[kTableCount] = {};
+  QSortFilterProxyModel* proxies_[kTableCount] = {};
+  QTableView* tables_[kTableCount] = {};
+  int job_ = 0, pending_ = 0;
+};
+
+}  // namespace parascope::gui

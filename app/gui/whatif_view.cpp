@@ -1,0 +1,570 @@
+#include "gui/whatif_view.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gui/data_table_model.h"
+#include "gui/diff_view.h"
+#include "gui/presets.h"
+#include "gui/timeline_view.h"
+#include "render/sweep_chart.h"
+#include "render/timeline_index.h"
+#include "sim/knobs.h"
+#include "sim/whatif/trace_knobs.h"
+#include "sim/whatif/whatif_tables.h"
+
+namespace parascope::gui {
+
+struct WhatIfView::Prepared {
+  std::shared_ptr<const Trace> trace;
+  whatif::DepGraph graph;
+  std::vector<std::pair<std::string, std::string>> trace_values;
+  QString error;
+};
+
+struct WhatIfView::RunResult {
+  whatif::WhatIfSummary summary;
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const render::TimelineIndex> index;
+  TraceDiff diff;
+  DataTable comparison, links;
+  QString error;
+  bool cancelled = false;
+};
+
+struct WhatIfView::SweepResult {
+  std::vector<whatif::SweepRow> rows;
+  double reference_step_ns = 0;
+  size_t cancelled = 0;
+  QString error;
+};
+
+namespace {
+
+QString qstr(const std::string& s) { return QString::fromStdString(s); }
+
+QString range_text(const sim::KnobSpec& k) {
+  const auto& reg = sim::knob_registry();
+  switch (k.type) {
+    case sim::KnobType::kEnum:
+    case sim::KnobType::kBool: return {};
+    case sim::KnobType::kBytes:
+      return qstr(sim::format_bytes(static_cast<int64_t>(k.min)) + ".." + sim::format_bytes(static_cast<int64_t>(k.max)));
+    default: return qstr(reg.format(k, sim::KnobValue{k.type == sim::KnobType::kDouble ? sim::KnobValue{k.min} : sim::KnobValue{static_cast<int64_t>(k.min)}}) +
+                         ".." + reg.format(k, k.type == sim::KnobType::kDouble ? sim::KnobValue{k.max} : sim::KnobValue{static_cast<int64_t>(k.max)}));
+  }
+}
+
+std::vector<std::string> split_specs(const QString& text) {
+  std::vector<std::string> out;
+  for (const QString& s : text.split(QRegularExpression("[\\s;]+"), Qt::SkipEmptyParts)) out.push_back(s.toStdString());
+  return out;
+}
+
+}  // namespace
+
+WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
+  // left: machine, knobs, Run; sweep field, Sweep
+  auto* left = new QWidget(this);
+  auto* lv = new QVBoxLayout(left);
+  lv->setContentsMargins(4, 4, 4, 4);
+  machine_ = new QComboBox(left);
+  machine_->setToolTip(tr("The machine the replay runs on: the trace's own topology, the preset matching its GPUs, or any preset"));
+  auto* mrow = new QHBoxLayout;
+  mrow->addWidget(new QLabel(tr("Machine"), left));
+  mrow->addWidget(machine_, 1);
+  lv->addLayout(mrow);
+  auto* form_host = new QWidget(left);
+  form_ = new QGridLayout(form_host);
+  form_->setContentsMargins(0, 0, 0, 0);
+  form_->setVerticalSpacing(2);
+  build_form();
+  auto* scroll = new QScrollArea(left);
+  scroll->setWidget(form_host);
+  scroll->setWidgetResizable(true);
+  lv->addWidget(scroll, 1);
+  run_ = new QPushButton(tr("Run"), left);
+  run_->setToolTip(tr("Predict with the knobs set above (none: replay the trace unchanged)"));
+  compare_ = new QPushButton(tr("Open in Diff"), left);
+  compare_->setToolTip(tr("Show the prediction in the Diff dock, against the measurement"));
+  compare_->setEnabled(false);
+  auto* brow = new QHBoxLayout;
+  brow->addWidget(run_);
+  brow->addWidget(compare_);
+  lv->addLayout(brow);
+  sweep_spec_ = new QLineEdit(left);
+  sweep_spec_->setPlaceholderText(tr("channels=2,4,8,16 comm_stream=trace,side"));
+  sweep_spec_->setToolTip(tr("One or two knob=v1,v2,... (as `whatif --sweep`): step time against the first, one line per value of the second"));
+  sweep_ = new QPushButton(tr("Sweep"), left);
+  auto* srow = new QHBoxLayout;
+  srow->addWidget(sweep_spec_, 1);
+  srow->addWidget(sweep_);
+  lv->addLayout(srow);
+  connect(run_, &QPushButton::clicked, this, &WhatIfView::run);
+  connect(sweep_, &QPushButton::clicked, this, &WhatIfView::run_sweep);
+  connect(sweep_spec_, &QLineEdit::returnPressed, this, &WhatIfView::run_sweep);
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    if (predicted_trace_) emit compare_requested(predicted_trace_, label_);
+  });
+
+  // right: results
+  tabs_ = new QTabWidget(this);
+  predicted_ = new TimelineView(tabs_);
+  tabs_->addTab(predicted_, tr("Predicted timeline"));
+  auto make_table = [this](DataTableModel*& model, QWidget* host) {
+    model = new DataTableModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(DataTableModel::kSortRole);
+    auto* t = new QTableView(host);
+    t->setModel(proxy);
+    t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    t->setSortingEnabled(true);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->setWordWrap(false);
+    connect(model, &QAbstractItemModel::modelReset, t, [t] { t->resizeColumnsToContents(); });
+    return t;
+  };
+  auto* cmp = new QSplitter(Qt::Vertical, tabs_);
+  cmp->addWidget(make_table(comparison_, cmp));
+  cmp->addWidget(make_table(links_, cmp));
+  tabs_->addTab(cmp, tr("Predicted vs measured"));
+  auto* sw = new QSplitter(Qt::Horizontal, tabs_);
+  chart_ = render::make_chart_view(sw);
+  chart_->widget()->setMinimumHeight(160);
+  render::ChartSpec empty;
+  empty.empty_text = tr("Run a sweep to see the step time against a knob");
+  chart_->set_spec(empty);
+  sw->addWidget(chart_->widget());
+  sw->addWidget(make_table(sweep_model_, sw));
+  sw->setStretchFactor(0, 3);
+  sw->setStretchFactor(1, 2);
+  tabs_->addTab(sw, tr("Sweep"));
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(left);
+  split->addWidget(tabs_);
+  split->setStretchFactor(0, 0);
+  split->setStretchFactor(1, 1);
+  split->setSizes({480, 900});
+
+  status_ = new QLabel(tr("No trace loaded"), this);
+  status_->setStyleSheet("color: #666");
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(200);
+  progress_->hide();
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->hide();
+  connect(cancel_, &QPushButton::clicked, this, &WhatIfView::cancel);
+  auto* bottom = new QHBoxLayout;
+  bottom->setContentsMargins(4, 0, 4, 2);
+  bottom->addWidget(status_, 1);
+  bottom->addWidget(progress_);
+  bottom->addWidget(cancel_);
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->addWidget(split, 1);
+  v->addLayout(bottom);
+  set_running(false, false);
+  run_->setEnabled(false);
+  sweep_->setEnabled(false);
+}
+
+WhatIfView::~WhatIfView() {
+  if (cancel_flag_) cancel_flag_->store(true);
+  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
+}
+
+void WhatIfView::build_form() {
+  int row = 0;
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) {
+    auto* name = new QLabel(qstr(k.name), form_->parentWidget());
+    name->setToolTip(qstr(k.help));
+    QWidget* editor = nullptr;
+    const std::string def = sim::knob_registry().format(k, k.default_value);
+    if (k.type == sim::KnobType::kEnum || k.type == sim::KnobType::kBool) {
+      auto* c = new QComboBox(form_->parentWidget());
+      c->addItem(tr("default (%1)").arg(qstr(def)), QString());
+      const std::vector<std::string> choices = k.type == sim::KnobType::kBool ? std::vector<std::string>{"true", "false"} : k.choices;
+      for (const std::string& ch : choices) c->addItem(qstr(ch), qstr(ch));
+      editor = c;
+    } else {
+      auto* e = new QLineEdit(form_->parentWidget());
+      e->setPlaceholderText(tr("default %1").arg(qstr(def)));
+      e->setClearButtonEnabled(true);
+      editor = e;
+    }
+    editor->setToolTip(qstr(k.help) + "\n" + tr("range: %1").arg(range_text(k).isEmpty() ? qstr(def) : range_text(k)));
+    auto* info = new QLabel(form_->parentWidget());
+    info->setStyleSheet("color: #666");
+    info->setText(range_text(k));
+    form_->addWidget(name, row, 0);
+    form_->addWidget(editor, row, 1);
+    form_->addWidget(info, row, 2);
+    editors_[k.name] = editor;
+    trace_labels_[k.name] = info;
+    ++row;
+  }
+  form_->setColumnStretch(1, 1);
+}
+
+void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
+  cancel();
+  ++job_;  // results of work on the previous trace are dropped
+  trace_ = std::move(trace);
+  prepared_.reset();
+  predicted_trace_.reset();
+  diff_ = {};
+  sweep_rows_.clear();
+  predicted_->set_trace(nullptr);
+  comparison_->set_table({});
+  links_->set_table({});
+  sweep_model_->set_table({});
+  render::ChartSpec empty;
+  empty.empty_text = tr("Run a sweep to see the step time against a knob");
+  chart_->set_spec(empty);
+  compare_->setEnabled(false);
+  run_->setEnabled(false);
+  sweep_->setEnabled(false);
+  trace_values_.clear();
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) trace_labels_[k.name]->setText(range_text(k));
+  machine_->clear();
+  if (!trace_) {
+    status_->setText(tr("No trace loaded"));
+    return;
+  }
+  const int match = matching_preset(*trace_);
+  const auto& presets = topology_presets();
+  machine_->addItem(trace_->topology ? tr("the trace's topology (%1)").arg(qstr(trace_->topology->name))
+                    : match >= 0     ? tr("matching preset (%1)").arg(presets[static_cast<size_t>(match)].name)
+                                     : tr("inferred (no matching preset)"),
+                    QString());
+  for (const Preset& p : presets) machine_->addItem(p.name, p.name);
+  preparing_ = false;
+  status_->setText(tr("The dependency graph is built when this dock is shown"));
+  if (isVisible()) prepare();
+}
+
+void WhatIfView::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (trace_ && !prepared_ && !preparing_) prepare();
+}
+
+void WhatIfView::prepare() {
+  preparing_ = true;
+  status_->setText(tr("building the dependency graph…"));
+  const int job = ++job_;
+  auto t = trace_;
+  auto* w = new QFutureWatcher<std::shared_ptr<const Prepared>>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      preparing_ = false;
+      prepared_ = w->result();
+      if (!prepared_->error.isEmpty()) {
+        status_->setText(tr("No what-if for this trace: %1").arg(prepared_->error));
+      } else {
+        for (const auto& [k, v] : prepared_->trace_values) {
+          trace_values_[k] = v;
+          const sim::KnobSpec* spec = sim::knob_registry().find(k);
+          const QString range = spec ? range_text(*spec) : QString();
+          trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
+          trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
+        }
+        const auto& g = prepared_->graph;
+        status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
+                             .arg(g.nodes.size())
+                             .arg(g.groups.size())
+                             .arg(g.gpu_count())
+                             .arg(g.steps.size()));
+        run_->setEnabled(true);
+        sweep_->setEnabled(true);
+      }
+      emit finished();
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run([t]() -> std::shared_ptr<const Prepared> {
+    auto p = std::make_shared<Prepared>();
+    p->trace = t;
+    try {
+      p->graph = whatif::build_dep_graph(*t);
+      p->trace_values = whatif::trace_knob_values(p->graph);
+    } catch (const std::exception& e) {
+      p->error = QString::fromUtf8(e.what());
+    }
+    return p;
+  }));
+}
+
+bool WhatIfView::set_knob(const QString& name, const QString& text) {
+  const auto it = editors_.find(name.toStdString());
+  if (it == editors_.end()) return false;
+  if (auto* c = qobject_cast<QComboBox*>(it->second)) {
+    const int i = text.isEmpty() ? 0 : c->findData(text);
+    if (i < 0) return false;
+    c->setCurrentIndex(i);
+  } else if (auto* e = qobject_cast<QLineEdit*>(it->second)) {
+    e->setText(text);
+  }
+  return true;
+}
+
+QWidget* WhatIfView::knob_editor(const QString& name) const {
+  const auto it = editors_.find(name.toStdString());
+  return it == editors_.end() ? nullptr : it->second;
+}
+
+QString WhatIfView::trace_value(const QString& name) const {
+  const auto it = trace_values_.find(name.toStdString());
+  return it == trace_values_.end() ? QString() : qstr(it->second);
+}
+
+std::vector<std::pair<std::string, std::string>> WhatIfView::overrides() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) {
+    QWidget* w = editors_.at(k.name);
+    QString v;
+    if (auto* c = qobject_cast<QComboBox*>(w)) v = c->currentData().toString();
+    else if (auto* e = qobject_cast<QLineEdit*>(w)) v = e->text().trimmed();
+    if (!v.isEmpty()) out.emplace_back(k.name, v.toStdString());
+  }
+  return out;
+}
+
+void WhatIfView::set_sweep_spec(const QString& spec) { sweep_spec_->setText(spec); }
+
+QString WhatIfView::machine() const { return machine_->currentText(); }
+
+bool WhatIfView::topology(Topology& out, QString& why) const {
+  const QString chosen = machine_->currentData().toString();
+  const auto& presets = topology_presets();
+  if (!chosen.isEmpty()) {
+    for (const Preset& p : presets)
+      if (p.name == chosen) {
+        out = p.topology;
+        return true;
+      }
+  }
+  const int32_t gpus = prepared_ ? std::max(1, prepared_->graph.gpu_count()) : 1;
+  if (trace_->topology && static_cast<int32_t>(trace_->topology->gpu_count()) >= gpus) {
+    out = *trace_->topology;
+    return true;
+  }
+  const int match = matching_preset(*trace_);
+  if (match >= 0) {
+    out = presets[static_cast<size_t>(match)].topology;
+    return true;
+  }
+  why = tr("no topology: the trace has none and no preset matches its GPUs; choose a machine");
+  return false;
+}
+
+void WhatIfView::set_running(bool on, bool determinate) {
+  progress_->setVisible(on);
+  cancel_->setVisible(on);
+  cancel_->setEnabled(on);
+  progress_->setRange(0, determinate ? 1000 : 0);
+  progress_->setValue(0);
+  run_->setEnabled(!on && prepared_ && prepared_->error.isEmpty());
+  sweep_->setEnabled(!on && prepared_ && prepared_->error.isEmpty());
+}
+
+void WhatIfView::cancel() {
+  if (cancel_flag_) cancel_flag_->store(true);
+  if (busy()) {
+    status_->setText(tr("cancelling…"));
+    cancel_->setEnabled(false);
+  }
+}
+
+void WhatIfView::run() {
+  if (!prepared_ || !prepared_->error.isEmpty() || busy()) return;
+  Topology topo;
+  QString why;
+  if (!topology(topo, why)) {
+    status_->setText(why);
+    return;
+  }
+  const auto overrides = this->overrides();
+  std::string label;
+  for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
+  label_ = label.empty() ? tr("replay") : qstr(label);
+  cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+  set_running(true, false);
+  status_->setText(label.empty() ? tr("replaying the trace…") : tr("predicting %1…").arg(qstr(label)));
+  const int job = ++job_;
+  auto prepared = prepared_;
+  auto flag = cancel_flag_;
+  auto* w = new QFutureWatcher<std::shared_ptr<RunResult>>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      set_running(false, false);
+      std::shared_ptr<RunResult> r = w->result();
+      if (r->cancelled) {
+        status_->setText(tr("cancelled"));
+      } else if (!r->error.isEmpty()) {
+        status_->setText(tr("what-if failed: %1").arg(r->error));
+      } else {
+        predicted_trace_ = r->trace;
+        diff_ = std::move(r->diff);
+        comparison_->set_table(std::move(r->comparison));
+        links_->set_table(std::move(r->links));
+        predicted_->set_trace(predicted_trace_, r->index);
+        predicted_->set_track_marks(diff_track_marks(diff_, true));
+        compare_->setEnabled(true);
+        const auto& s = r->summary;
+        auto ms = [](double ns) { return qstr(format_duration(static_cast<TimeNs>(std::llround(ns)))); };
+        QString text = tr("%1 on %2: step %3 (measured %4, %5%6 %), exposed communication %7 (measured %8)")
+                           .arg(label_, qstr(s.topology), ms(s.step_ns), ms(s.measured_step_ns))
+                           .arg(s.step_ns >= s.measured_step_ns ? "+" : "")
+                           .arg(s.measured_step_ns > 0 ? (s.step_ns / s.measured_step_ns - 1) * 100 : 0.0, 0, 'f', 1)
+                           .arg(ms(static_cast<double>(s.exposed_ns)), ms(static_cast<double>(s.measured_exposed_ns)));
+        if (!s.warnings.empty()) text += tr("  (%1 warnings)").arg(s.warnings.size());
+        status_->setText(text);
+      }
+      emit finished();
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run([prepared, topo, overrides, flag, label]() -> std::shared_ptr<RunResult> {
+    auto r = std::make_shared<RunResult>();
+    try {
+      whatif::WhatIfInput in;
+      in.measured = prepared->trace.get();
+      in.graph = &prepared->graph;
+      in.topology = topo;
+      in.overrides = overrides;
+      in.want_trace = true;
+      in.cancel = flag.get();
+      whatif::WhatIfOutput o = whatif::run_whatif(in);
+      r->summary = o.summary;
+      r->trace = std::make_shared<const Trace>(std::move(*o.trace));
+      if (flag->load()) throw whatif::Cancelled();
+      r->index = std::make_shared<const render::TimelineIndex>(*r->trace);
+      r->diff = diff_traces(*prepared->trace, *r->trace);
+      r->comparison = whatif::whatif_comparison_table(o.summary, label);
+      r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
+    } catch (const whatif::Cancelled&) {
+      r->cancelled = true;
+    } catch (const std::exception& e) {
+      r->error = QString::fromUtf8(e.what());
+    }
+    return r;
+  }));
+}
+
+void WhatIfView::run_sweep() {
+  if (!prepared_ || !prepared_->error.isEmpty() || busy()) return;
+  Topology topo;
+  QString why;
+  if (!topology(topo, why)) {
+    status_->setText(why);
+    return;
+  }
+  std::vector<whatif::KnobPoint> grid;
+  try {
+    const auto specs = split_specs(sweep_spec_->text());
+    if (specs.empty()) {
+      status_->setText(tr("Enter a sweep, e.g. %1").arg(sweep_spec_->placeholderText()));
+      return;
+    }
+    grid = whatif::sweep_grid(specs);
+  } catch (const std::exception& e) {
+    status_->setText(tr("bad sweep: %1").arg(QString::fromUtf8(e.what())));
+    return;
+  }
+  const auto overrides = this->overrides();
+  cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+  set_running(true, true);
+  status_->setText(tr("sweeping %1 variants…").arg(grid.size()));
+  tabs_->setCurrentIndex(kSweepTab);
+  const int job = ++job_;
+  auto prepared = prepared_;
+  auto flag = cancel_flag_;
+  const size_t jobs = static_cast<size_t>(std::max(1, QThread::idealThreadCount()));
+  auto* w = new QFutureWatcher<std::shared_ptr<SweepResult>>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      set_running(false, true);
+      std::shared_ptr<SweepResult> r = w->result();
+      if (!r->error.isEmpty()) {
+        status_->setText(r->error == "cancelled" ? tr("cancelled") : tr("sweep failed: %1").arg(r->error));
+      } else {
+        sweep_rows_ = std::move(r->rows);
+        const DataTable table = whatif::sweep_table(sweep_rows_, r->reference_step_ns);
+        sweep_model_->set_table(table);
+        chart_->set_spec(render::sweep_chart_spec(table, r->reference_step_ns));
+        status_->setText(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
+                                      : tr("sweep: %1 variants").arg(sweep_rows_.size()));
+      }
+      emit finished();
+    }
+    w->deleteLater();
+  });
+  w->setFuture(QtConcurrent::run([this, prepared, topo, overrides, grid, flag, jobs, job]() -> std::shared_ptr<SweepResult> {
+    auto r = std::make_shared<SweepResult>();
+    try {
+      whatif::WhatIfInput in;
+      in.measured = prepared->trace.get();
+      in.graph = &prepared->graph;
+      in.topology = topo;
+      in.cancel = flag.get();
+      in.want_analyses = true;
+      in.cache = std::make_shared<whatif::CommCache>();
+      r->reference_step_ns = whatif::run_whatif(in).summary.step_ns;  // the unchanged replay
+      in.overrides = overrides;
+      r->rows = whatif::run_sweep(in, grid, jobs, [this, job](size_t done, size_t total) {
+        QMetaObject::invokeMethod(this, [this, job, done, total] {
+          if (job != job_) return;
+          progress_->setValue(static_cast<int>(1000 * done / std::max<size_t>(total, 1)));
+          status_->setText(tr("sweeping: %1 of %2 variants").arg(done).arg(total));
+        }, Qt::QueuedConnection);
+      });
+      for (const auto& row : r->rows) r->cancelled += row.error == "cancelled";
+    } catch (const std::exception& e) {
+      r->error = QString::fromUtf8(e.what());
+    }
+    return r;
+  }));
+}
+
+void WhatIfView::follow(TimeNs start, TimeNs end) {
+  if (predicted_trace_ && end > start) predicted_->set_view(start, end);
+}
+
+void WhatIfView::wait() {
+  while (busy()) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+QString WhatIfView::status() const { return status_->text(); }
+
+const DataTable& WhatIfView::comparison_table() const { return comparison_->table(); }
+const DataTable& WhatIfView::links_table() const { return links_->table(); }
+const DataTable& WhatIfView::sweep_table() const { return sweep_model_->table(); }
+
+}  // namespace parascope::gui

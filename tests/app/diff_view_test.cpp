@@ -1,0 +1,109 @@
+// The Diff dock on two real TP runs (NCCL default channels against 4 channels): the tables hold
+// the numbers of trace_diff_test (raw Kineto durations), selecting rows moves both timelines,
+// and B's GPU streams are marked with their change in kernel time.
+#include <catch2/catch.hpp>
+
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+#include "app/qt_app.h"
+#include "app/sample_copy.h"
+#include "gui/data_table_model.h"
+#include "gui/diff_view.h"
+#include "gui/main_window.h"
+#include "gui/timeline_view.h"
+
+using namespace parascope;
+
+TEST_CASE("The diff dock compares two TP runs and moves both timelines to a selected row", "[app][views][diff]") {
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1500, 950);
+  w.show();
+  REQUIRE(w.raise_dock("diff", 480));
+  const test::InputCopy a("views-diff", "resources/captures/h200x2_2026-11-30/tp_serial_b1");
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs({test::qpath(a.path())});
+  REQUIRE(loaded.wait(30000));
+  gui::DiffView* v = w.diff();
+  v->open_b({QString::fromStdString(test::source_path("resources/captures/h200x2_2026-11-30/tp_serial_b1_nch4"))});
+  v->wait();
+  INFO(v->status().toStdString());
+  REQUIRE(v->trace_b());
+  const DataTable& steps = v->model(gui::DiffView::kSteps)->table();
+  REQUIRE(steps.rows.size() == 4);
+  CHECK(steps.rows[0][0].text == "ProfilerStep#3");
+  CHECK(steps.rows[0][2].value == 3936866);  // host A: rank 1's ProfilerStep#3
+  CHECK(steps.rows[0][3].value == 5089086);  // host B
+  const DataTable& kernels = v->model(gui::DiffView::kKernels)->table();
+  REQUIRE(!kernels.rows.empty());
+  CHECK(kernels.rows[0][4].value == 2064466);  // the all-reduce, the largest change
+  CHECK(v->model(gui::DiffView::kCollectives)->table().rows.size() == 3);
+  CHECK(v->model(gui::DiffView::kStreams)->table().rows.size() == 2);
+  CHECK(v->model(gui::DiffView::kLinks)->table().rows.size() == 2);  // tx estimates of both GPUs
+  CHECK(v->status().contains("4 steps paired by name"));
+  // B's two compute streams are ~31 % busier: both marked, in red
+  const auto& marks = v->timeline_b()->track_marks();
+  REQUIRE(marks.size() == 2);
+  for (const auto& [track, m] : marks) {
+    CHECK(m.text.startsWith("+31."));
+    CHECK(m.color.red() > m.color.green());
+  }
+
+  SECTION("selecting a step shows it in both timelines") {
+    const StepDiff& s = v->diff().steps[1];
+    QSignalSpy range(v, &gui::DiffView::range_activated);
+    v->table(gui::DiffView::kSteps)->selectRow(1);  // unsorted: ProfilerStep#4
+    REQUIRE(range.size() == 1);
+    CHECK(w.timeline()->has_range());
+    CHECK(w.timeline()->range().first == s.start_a);
+    CHECK(w.timeline()->range().second == s.end_a);
+    CHECK(w.timeline()->mapping().start() == s.start_a);
+    CHECK(v->offset() == s.start_b - s.start_a);
+    CHECK(v->timeline_b()->mapping().start() == s.start_b);
+    CHECK(v->timeline_b()->range().first == s.start_b);
+    // panning the main timeline moves B's by the same amount
+    w.timeline()->set_view(s.start_a + 1000000, s.end_a + 1000000);
+    CHECK(v->timeline_b()->mapping().start() == s.start_b + 1000000);
+  }
+  SECTION("selecting a kernel row selects its first instance in both traces") {
+    v->tabs()->setCurrentIndex(gui::DiffView::kKernels);
+    v->table(gui::DiffView::kKernels)->selectRow(0);
+    const EventRef sa = w.timeline()->selected(), sb = v->timeline_b()->selected();
+    REQUIRE(sa.valid());
+    REQUIRE(sb.valid());
+    const Trace& ta = *w.timeline()->trace();
+    const Trace& tb = *v->timeline_b()->trace();
+    const std::string name(ta.str(ta.tracks[sa.track].slices.name[sa.index]));
+    CHECK(name.rfind("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0) == 0);
+    CHECK(tb.str(tb.tracks[sb.track].slices.name[sb.index]) == name);
+    CHECK(sa == v->diff().kernels[0].example_a);
+  }
+}
+
+TEST_CASE("The diff dock reports an unreadable B and keeps working", "[app][views][diff]") {
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  const test::SampleCopy a("views-diff-bad");
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs({test::qpath(a.path())});
+  REQUIRE(loaded.wait(30000));
+  w.diff()->open_b({QString::fromStdString(test::source_path("README.md"))});
+  w.diff()->wait();
+  CHECK(w.diff()->status().startsWith("Could not read B"));
+  CHECK(w.diff()->trace_b() == nullptr);
+  // then a good B: the sample against itself, no differences, no marks
+  w.diff()->open_b({test::qpath(a.path())});
+  w.diff()->wait();
+  REQUIRE(w.diff()->diff().steps.size() == 3);
+  CHECK(w.diff()->timeline_b()->track_marks().empty());
+  // a bad step pattern is reported; the pair and its diff stay
+  w.diff()->set_step_pattern("(unclosed");
+  w.diff()->wait();
+  CHECK(w.diff()->status().contains("not a valid regular expression"));
+  CHECK(w.diff()->diff().steps.size() == 3);
+}

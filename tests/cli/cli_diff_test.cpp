@@ -1,0 +1,109 @@
+// `parascope-cli diff A B` on two real TP runs (NCCL default channels against 4 channels): the
+// JSON holds the same tables as the GUI's Diff dock (numbers from the raw Kineto JSON, see
+// tests/analysis/trace_diff_test.cpp), the CSVs one file per table, bad usage exits with 2.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli/run_command.h"
+#include "test_paths.h"
+#include "trace/core/json.h"
+
+using namespace parascope;
+
+namespace {
+std::string cli() { return PARASCOPE_CLI; }
+std::string capture(const std::string& v) { return test::source_path("resources/captures/h200x2_2026-11-30/" + v); }
+}  // namespace
+
+TEST_CASE("diff --json pairs the steps of two TP runs and lists kernel and collective deltas", "[cli][diff]") {
+  const auto dir = test::temp_dir("cli-diff");
+  const auto r = test::run_command(cli() + " diff --json --csv " + dir.string() + " " + capture("tp_serial_b1") + " " +
+                                   capture("tp_serial_b1_nch4"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue doc = parse_json(r.out, "stdout");
+  CHECK(doc.find("schema_version")->as_int() == 1);
+  CHECK(doc.find("paired_by")->text() == "name");
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0].find("step_a")->text() == "ProfilerStep#3");
+  CHECK(steps[0].find("host_a_ns")->as_int() == 3936866);
+  CHECK(steps[0].find("host_b_ns")->as_int() == 5089086);
+  CHECK(steps[0].find("host_diff_ns")->as_int() == 5089086 - 3936866);
+  const auto& kernels = doc.find("kernels")->find("rows")->items();
+  REQUIRE(!kernels.empty());
+  CHECK(kernels[0].find("time_a_ns")->as_int() == 2064466);  // the all-reduce, the largest change
+  CHECK(kernels[0].find("time_b_ns")->as_int() == 6573461);
+  CHECK(doc.find("collectives")->find("rows")->items().size() == 3);
+  for (const char* f : {"diff_steps.csv", "diff_kernels.csv", "diff_collectives.csv"}) CHECK(std::filesystem::exists(dir / f));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("diff wants exactly two inputs and a valid step pattern", "[cli][diff]") {
+  CHECK(test::run_command(cli() + " diff " + capture("tp_serial_b1")).exit_code == 2);
+  const auto r = test::run_command(cli() + " diff --step '(bad' " + test::sample_path("fused_probe_2xh200/fused_probe.pstrace") + " " +
+                                   test::sample_path("fused_probe_2xh200/fused_probe.pstrace"));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("not a valid regular expression"));
+}
+
+TEST_CASE("diff pairs a run with its prediction written by whatif -o", "[cli][diff]") {
+  // the predicted JSON keeps the steps (ProfilerStep#3..#6), sizes and streams of the measurement
+  const auto dir = test::temp_dir("cli-diff-pred");
+  const std::string pred = (dir / "pred.json").string();
+  const auto w = test::run_command(cli() + " whatif -q -t h200x2 --set channels=4 -o " + pred + " " + capture("tp_serial_b1"));
+  INFO(w.err);
+  REQUIRE(w.exit_code == 0);
+  const auto r = test::run_command(cli() + " diff --json " + capture("tp_serial_b1") + " " + pred);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue doc = parse_json(r.out, "stdout");
+  CHECK(doc.find("paired_by")->text() == "name");
+  CHECK(doc.find("steps_b")->text() == "ProfilerStep#N");
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0].find("host_a_ns")->as_int() == 3936866);
+  CHECK(steps[0].find("host_b_ns")->as_int() > 3936866);  // 4 channels: slower
+  for (const JsonValue& c : doc.find("collectives")->find("rows")->items()) {
+    CHECK(c.find("bytes")->as_int() == 67108864);
+    CHECK(c.find("count_a")->as_int() == c.find("count_b")->as_int());
+  }
+  const auto& tracks = doc.find("tracks")->find("rows")->items();
+  REQUIRE(tracks.size() == 2);
+  for (const JsonValue& t : tracks) {
+    CHECK(t.find("kernels_a")->as_int() == 32);
+    CHECK(t.find("kernels_b")->as_int() == 32);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("diff --set compares a run with its in-memory prediction, as whatif predicts it", "[cli][diff]") {
+  const std::string a = capture("tp_serial_b1");
+  const auto w = test::run_command(cli() + " whatif -q --json -t h200x2 --set channels=4 " + a);
+  INFO(w.err);
+  REQUIRE(w.exit_code == 0);
+  const auto r = test::run_command(cli() + " diff --json --machine h200x2 --set channels=4 " + a);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const JsonValue pred = parse_json(w.out, "whatif");
+  const JsonValue doc = parse_json(r.out, "diff");
+  CHECK(doc.find("b")->text() == "what-if channels=4");
+  // per step, the slower rank's predicted range is whatif's replay_ns
+  const auto& steps = doc.find("steps")->find("rows")->items();
+  REQUIRE(steps.size() == 4);
+  for (const JsonValue& s : steps) {
+    int64_t replay = 0;
+    for (const JsonValue& p : pred.find("prediction")->find("steps")->items())
+      if (p.find("step")->text() == s.find("step_b")->text()) replay = std::max(replay, p.find("replay_ns")->as_int().value_or(0));
+    CHECK(s.find("host_b_ns")->as_int() == replay);
+  }
+  // links: the measurement's estimate against the simulated load (h200x2: 478.1 GB/s per direction)
+  const auto& links = doc.find("links")->find("rows")->items();
+  REQUIRE(links.size() == 4);
+  for (const JsonValue& l : links) {
+    CHECK(l.find("source_b")->text() == "simulated");
+    CHECK(l.find("mean_util_b")->as_double() == Approx(l.find("mean_b_bytes_per_s")->as_double() / 478.1e9));
+  }
+  CHECK(test::run_command(cli() + " diff --set channels=4 " + a + " " + a).exit_code == 2);
+}

@@ -1,0 +1,102 @@
+// Two traces side by side — two runs, or a run and its simulation — aligned by step: PyTorch's
+// ProfilerStep#N ranges, else ranges matching a pattern (NVTX "iter 3", ...), else the whole trace
+// as one step; steps pair by name when both traces name them alike, else by order. Per step: the
+// slowest rank's host time, its GPU span, and communication exposed on the worst GPU (device
+// comm − compute, as exposed_communication.h). Per kernel name and per collective (op, size,
+// ranks): counts and summed kernel time inside the aligned steps, B − A. A kernel belongs to the
+// step whose range holds its launch call (else its own start) on its process. Per GPU stream: the
+// same kernel time, so a timeline can mark the tracks that changed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "trace/core/analysis/intervals.h"
+#include "trace/core/analysis/link_stats.h"
+#include "trace/core/classify.h"
+#include "trace/core/data_table.h"
+#include "trace/core/trace.h"
+
+namespace parascope {
+
+struct TraceSteps {
+  std::string source;  // "ProfilerStep#N", "pattern 'iter \d+'", "whole trace"
+  struct Step {
+    std::string name;
+    std::vector<std::pair<uint32_t, Interval>> ranges;  // (process, host range), by process
+    Interval span;                                      // union over processes
+  };
+  std::vector<Step> steps;  // by first start
+};
+
+// `pattern`: an ECMAScript regular expression for step ranges when there is no ProfilerStep#N;
+// empty: the whole trace is one step. Throws std::regex_error for a bad pattern.
+TraceSteps find_steps(const Trace& trace, const std::string& pattern = "");
+
+struct StepDiff {
+  std::string name_a, name_b;
+  TimeNs host_a = 0, host_b = 0;         // the slowest process's host range
+  TimeNs gpu_a = 0, gpu_b = 0;           // first kernel start .. last kernel end, the widest device
+  TimeNs exposed_a = 0, exposed_b = 0;   // communication not under compute, the worst device
+  TimeNs start_a = 0, start_b = 0;       // span starts: B's timeline sits at start_b − start_a
+  TimeNs end_a = 0, end_b = 0;           // span ends (the union of the processes' ranges)
+};
+
+struct KernelDiff {
+  std::string name;
+  Category category = Category::kCompute;
+  int64_t count_a = 0, count_b = 0;
+  TimeNs total_a = 0, total_b = 0;
+  EventRef example_a, example_b;         // the first instance in a paired step (invalid: none)
+  TimeNs delta() const { return total_b - total_a; }
+};
+
+struct CollectiveDiff {
+  CollectiveOp op = CollectiveOp::kUnknown;
+  uint64_t bytes = 0;       // S (collective_bandwidth.h)
+  int32_t ranks = 0;
+  int64_t count_a = 0, count_b = 0;
+  TimeNs total_a = 0, total_b = 0;      // kernel time
+  double busbw_a = 0, busbw_b = 0;      // time-weighted: sum(S × factor) / sum(t)
+  EventRef example_a, example_b;
+};
+
+// One GPU stream, matched across the traces by (device ordinal, stream id) when each ordinal
+// belongs to one process in both traces, else by (rank, else process index; ordinal; stream id):
+// kernel time inside the paired steps. A prediction keeps its measurement's ranks, ordinals and
+// stream ids, so its tracks pair one to one.
+struct TrackDiff {
+  std::string label;                    // "rank 0 GPU 0 stream 7"
+  int64_t track_a = -1, track_b = -1;   // Trace::tracks index, -1: not in that trace
+  int64_t count_a = 0, count_b = 0;
+  TimeNs busy_a = 0, busy_b = 0;        // summed kernel durations
+};
+
+struct TraceDiff {
+  std::string steps_a, steps_b;          // how each side's steps were found
+  std::string paired_by;                 // "name", "order"
+  std::vector<StepDiff> steps;
+  int64_t unpaired_a = 0, unpaired_b = 0;
+  std::vector<KernelDiff> kernels;       // by |delta|, largest first, then name
+  std::vector<CollectiveDiff> collectives;  // by op, bytes, ranks
+  std::vector<TrackDiff> tracks;         // by label
+  TimeNs offset() const { return steps.empty() ? 0 : steps.front().start_b - steps.front().start_a; }
+};
+
+struct DiffOptions {
+  std::string step_pattern;  // as find_steps
+};
+
+TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options = {});
+
+DataTable diff_steps_table(const TraceDiff& d);
+DataTable diff_kernels_table(const TraceDiff& d);
+DataTable diff_collectives_table(const TraceDiff& d);
+DataTable diff_tracks_table(const TraceDiff& d);
+// Per link direction, matched by (GPU ordinal, direction, medium): mean and peak load and
+// utilization over the paired steps (first step start .. last step end) of A and of B. Each side
+// uses its best series: measured counters, else simulated (a prediction), else the estimate from
+// collective sizes and peer copies (link_traffic.h).
+DataTable diff_links_table(const Trace& a, const Trace& b, const TraceDiff& d);
+
+}  // namespace parascope
