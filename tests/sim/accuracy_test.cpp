@@ -139,6 +139,47 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
   CHECK(rep.fit.median_abs <= 0.05);
 }
 
+TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not regress", "[sim][accuracy]") {
+  // heldout/ was measured after the preset was made, at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128 and
+  // 512 MiB: between the 4^k grid the NCCL profile and the kernel parameters were fitted on. Nothing
+  // in it shaped the preset, so every modelled row is held out (unfitted_batch_split); 32 KiB lies
+  // below issue #4's range and is reported apart.
+  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  std::vector<HarnessRow> rows;
+  for (const auto& f : test::h200x2_heldout_files())
+    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
+  rows = unique_rows(rows);
+  const AccuracyReport rep = evaluate_accuracy(preset, rows, unfitted_batch_split());
+  // No size of the batch is a size of the fit grid (4 KiB x 4^k).
+  for (const AccuracyRow& a : rep.rows) {
+    INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
+    CHECK(a.role != RowRole::kNcclFit);
+    CHECK(a.role != RowRole::kKernelFit);
+    CHECK(a.role != RowRole::kFitOtherDtype);
+    const double k = std::log(a.row.bytes / 4096.0) / std::log(4.0);
+    CHECK(std::fabs(k - std::round(k)) > 0.25);
+  }
+  // NCCL AR, AG, RS, send/recv x 7 sizes (128 KiB - 512 MiB) x 2 dtypes = 56; the kernels: 11 variants
+  // with 2 (oneshot_ll: 128 KiB), 4 (oneshot_push: up to 512 KiB) or 14 rows = 132; NCCL all-to-all 14.
+  CHECK(rep.held_out_nccl.count == 56);
+  CHECK(rep.held_out_kernels.count == 132);
+  CHECK(rep.held_out_extra.count == 14);
+  CHECK(rep.below_range.count == 30);  // 32 KiB: 8 NCCL rows, 22 kernel rows
+  INFO("batch 2: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
+                   << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
+                   << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
+  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 4.7 %
+  // median / 26.7 % worst (reduce_scatter pull, 2 SMs, 128 KiB); NCCL 5.9 / 23.9 % (all-reduce 2 MiB,
+  // where NCCL switches LL -> Simple); kernels 4.4 / 26.7 %. Guarded a little above those: the
+  // worst-case target (15 %) is missed, so these fail on a regression, not on the target.
+  CHECK(rep.held_out.median_abs <= 0.05);
+  CHECK(rep.held_out.max_abs <= 0.28);
+  CHECK(rep.held_out_nccl.median_abs <= 0.065);
+  CHECK(rep.held_out_nccl.max_abs <= 0.25);
+  CHECK(rep.held_out_kernels.median_abs <= 0.05);
+  CHECK(rep.held_out_kernels.max_abs <= 0.28);
+}
+
 TEST_CASE("NCCL profile: another channel count splits the measured aggregate, one SM's LD/ST at most", "[sim][accuracy]") {
   const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
   REQUIRE(preset.nccl.has_value());
