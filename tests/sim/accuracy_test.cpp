@@ -200,3 +200,49 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
   // 48 channels: the aggregate split in 48, 13.9 GB/s each.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=48") == Approx(r24 / 2));
 }
+
+TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve and the channels", "[sim][accuracy]") {
+  // NCCL 2.28's per-call choices on the 2 x H200 (heldout/nccl_tuning.txt): ring LL while the per-rank
+  // count is <= 1 MiB, Simple above; 4 / 16 channels at 32 / 128 KiB of all-reduce buffer, i.e. one
+  // channel per 8 KiB, at most 24. Put on the committed preset's profile with LL knots of 4 GB/s at a
+  // 2 KiB step and 8 GB/s at 512 KiB.
+  Topology t = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  REQUIRE(t.nccl.has_value());
+  t.nccl->ll_max_bytes = 1048576;
+  t.nccl->channel_min_bytes = 8192;
+  t.nccl->ll_channel_rate = {{2048.0, 4e9}, {524288.0, 8e9}};
+  const NcclProfile& p = *t.nccl;
+  CHECK(p.channels_for(4096) == 1);
+  CHECK(p.channels_for(32768) == 4);
+  CHECK(p.channels_for(131072) == 16);
+  CHECK(p.channels_for(524288) == 24);  // 64, capped at the profile's 24
+  // Log-log between the LL knots: a 32 KiB step is halfway (16x of 256x): sqrt(4 x 8) = 5.657 GB/s.
+  CHECK(p.rate_at(32768, true) / 1e9 == Approx(5.657).epsilon(1e-3));
+  CHECK(p.rate_at(32768, false) == Approx(t.nccl->rate_at(32768)));  // Simple: the channel_rate knots
+  // The JSON keeps the choices (written only when set).
+  const Topology back = topology_from_json(topology_to_json(t), "roundtrip");
+  REQUIRE(back.nccl.has_value());
+  CHECK(back.nccl->ll_max_bytes == 1048576);
+  CHECK(back.nccl->channel_min_bytes == 8192);
+  CHECK(back.nccl->ll_channel_rate.size() == 2);
+  const Platform plat = Platform::seal(t);
+  auto built = [&](const std::string& spec) { return build_workload(plat, parse_workload_spec(spec)); };
+  // 128 KiB all-reduce: count 128 KiB <= 1 MiB, LL; 16 channels; a 64 KiB step is 5/8 of the way in log
+  // space: 4^(3/8) x 8^(5/8) = 6.169 GB/s per channel.
+  const Workload ar = built("allreduce:bytes=128KiB");
+  CHECK(ar.collectives.front().protocol == "ll");
+  CHECK(ar.collectives.front().channels == 16);
+  CHECK(ar.actors.front().agent_capacity / ar.actors.front().sms / 1e9 == Approx(6.169).epsilon(1e-3));
+  // 2 MiB: above the LL limit: Simple on the profile's knots, all 24 channels.
+  const Workload ar2 = built("allreduce:bytes=2MiB");
+  CHECK(ar2.collectives.front().protocol == "simple");
+  CHECK(ar2.collectives.front().channels == 24);
+  CHECK(ar2.actors.front().agent_capacity / ar2.actors.front().sms == Approx(p.rate_at(1048576)));
+  // All-gather of 64 KiB per rank: a 128 KiB output buffer, 16 channels, LL. Send/recv keeps 24, Simple.
+  const Workload ag = built("allgather:bytes=64KiB");
+  CHECK(ag.collectives.front().channels == 16);
+  CHECK(ag.collectives.front().protocol == "ll");
+  const Workload sr = built("sendrecv:bytes=64KiB");
+  CHECK(sr.collectives.front().channels == 24);
+  CHECK(sr.collectives.front().protocol == "simple");
+}
