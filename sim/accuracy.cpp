@@ -57,6 +57,13 @@ RowRole row_role(const HarnessRow& row, const FitSplit& split) {
   return RowRole::kHeldOut;
 }
 
+FitSplit unfitted_batch_split() {
+  FitSplit s;
+  s.nccl_fit_ops.clear();
+  s.kernel_fit_variants.clear();
+  return s;
+}
+
 std::vector<HarnessRow> unique_rows(const std::vector<HarnessRow>& rows) {
   std::set<std::tuple<std::string, std::string, std::string, double, int32_t, int32_t>> seen;
   std::vector<HarnessRow> out;
@@ -67,7 +74,7 @@ std::vector<HarnessRow> unique_rows(const std::vector<HarnessRow>& rows) {
 
 AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split) {
   AccuracyReport rep;
-  std::vector<double> fit, twin, held, held_nccl, held_kernels, extra;
+  std::vector<double> fit, twin, held, held_nccl, held_kernels, extra, below, below_nccl, below_kernels;
   for (const HarnessRow& r : rows) {
     AccuracyRow a;
     a.row = r;
@@ -86,6 +93,12 @@ AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<Harness
       (r.variant == "nccl" ? held_nccl : held_kernels).push_back(a.error);
     }
     if (a.role == RowRole::kHeldOutExtra) extra.push_back(a.error);
+    const bool scored_op = r.variant != "nccl" || std::find(split.nccl_scored_ops.begin(), split.nccl_scored_ops.end(), r.op) !=
+                                                      split.nccl_scored_ops.end();
+    if (a.role == RowRole::kOutOfRange && r.bytes < split.min_bytes && scored_op) {
+      below.push_back(a.error);
+      (r.variant == "nccl" ? below_nccl : below_kernels).push_back(a.error);
+    }
     rep.rows.push_back(std::move(a));
   }
   rep.fit = error_stats(fit);
@@ -94,6 +107,9 @@ AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<Harness
   rep.held_out_nccl = error_stats(held_nccl);
   rep.held_out_kernels = error_stats(held_kernels);
   rep.held_out_extra = error_stats(extra);
+  rep.below_range = error_stats(below);
+  rep.below_range_nccl = error_stats(below_nccl);
+  rep.below_range_kernels = error_stats(below_kernels);
   return rep;
 }
 
@@ -127,6 +143,7 @@ JsonValue accuracy_json(const AccuracyReport& rep) {
                             {"held_out_nccl", stats(rep.held_out_nccl)},
                             {"held_out_kernels", stats(rep.held_out_kernels)},
                             {"held_out_extra", stats(rep.held_out_extra)},
+                            {"below_range", stats(rep.below_range)},
                             {"rows", std::move(rows)}});
 }
 

@@ -38,39 +38,59 @@ double sq_log_errors(const Topology& topo, const std::vector<const HarnessRow*>&
 
 }  // namespace
 
-NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split, uint32_t channels) {
+NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
+                         const NcclProfile& structure) {
+  // A ring collective runs LL when NCCL's per-rank count is <= structure.ll_max_bytes (the harness's
+  // all-gather bytes are the gathered output, its reduce-scatter bytes the input: both n counts).
+  auto is_ll = [&](const HarnessRow& r) {
+    if (!(structure.ll_max_bytes > 0)) return false;
+    if (r.op != "all_reduce" && r.op != "all_gather" && r.op != "reduce_scatter") return false;
+    const double count = r.op == "all_reduce" ? r.bytes : r.bytes / r.nranks;
+    return count <= structure.ll_max_bytes;
+  };
   std::vector<const HarnessRow*> fit_rows;
-  std::set<double> steps;
+  std::set<double> steps, ll_steps;
   for (const HarnessRow& r : rows)
     if (row_role(r, split) == RowRole::kNcclFit) {
       fit_rows.push_back(&r);
-      steps.insert(step_bytes(r));
+      (is_ll(r) ? ll_steps : steps).insert(step_bytes(r));
     }
   NcclFit fit;
   if (fit_rows.empty()) return fit;
-  // Knots every factor 16 from the smallest fit step to the largest (the largest always a knot): 6
-  // rates + 3 fixed costs for the 18 fit rows of the default split, so the curve cannot pass through
-  // every row and held-out sizes fall between knots.
-  std::vector<double> knots;
-  for (double b = *steps.begin(); b < *steps.rbegin() / 2; b *= kKnotFactor) knots.push_back(b);
-  knots.push_back(*steps.rbegin());
-  // Start: 5 us fixed costs, 0.5 us per message, each knot's rate from the nearest fit row as if the
-  // whole time were data at the ring's 2 copy units per byte.
+  // Knots every factor 16 from the smallest fit step to the largest (the largest always a knot), one
+  // set per protocol curve: 6 rates + 3 fixed costs for the 18 fit rows of the default split with one
+  // curve, so the curve cannot pass through every row and held-out sizes fall between knots.
+  auto knots_of = [](const std::set<double>& st) {
+    std::vector<double> knots;
+    if (st.empty()) return knots;
+    for (double b = *st.begin(); b < *st.rbegin() / 2; b *= kKnotFactor) knots.push_back(b);
+    knots.push_back(*st.rbegin());
+    return knots;
+  };
+  const std::vector<double> knots = knots_of(steps), ll_knots = knots_of(ll_steps);
+  // Start: 5 us fixed costs, 0.5 us per message, each knot's rate from the nearest fit row of its
+  // protocol as if the whole time were data at the ring's 2 copy units per byte.
   std::vector<double> x0 = {std::log(5000.0), std::log(6000.0), std::log(500.0)};
-  for (double k : knots) {
-    const HarnessRow* nearest = fit_rows.front();
+  auto start_rate = [&](double k, bool ll) {
+    const HarnessRow* nearest = nullptr;
     for (const HarnessRow* r : fit_rows)
-      if (std::fabs(std::log(step_bytes(*r) / k)) < std::fabs(std::log(step_bytes(*nearest) / k))) nearest = r;
+      if (is_ll(*r) == ll && (!nearest || std::fabs(std::log(step_bytes(*r) / k)) < std::fabs(std::log(step_bytes(*nearest) / k))))
+        nearest = r;
     const double busy = std::max(1000.0, nearest->median_ns - 5000.0);
-    x0.push_back(std::log(std::max(1e8, step_bytes(*nearest) * 2 / (busy * 1e-9) / channels)));
-  }
+    const uint32_t ch = std::max<uint32_t>(1, structure.channels);
+    return std::log(std::max(1e8, step_bytes(*nearest) * 2 / (busy * 1e-9) / ch));
+  };
+  for (double k : knots) x0.push_back(start_rate(k, false));
+  for (double k : ll_knots) x0.push_back(start_rate(k, true));
   auto profile_of = [&](const std::vector<double>& x) {
-    NcclProfile p;
+    NcclProfile p = structure;
     p.collective_latency_ns = std::exp(x[0]);
     p.p2p_latency_ns = std::exp(x[1]);
     p.step_latency_ns = std::exp(x[2]);
-    p.channels = channels;
+    p.channel_rate.clear();
+    p.ll_channel_rate.clear();
     for (size_t i = 0; i < knots.size(); ++i) p.channel_rate.emplace_back(knots[i], std::exp(x[3 + i]));
+    for (size_t i = 0; i < ll_knots.size(); ++i) p.ll_channel_rate.emplace_back(ll_knots[i], std::exp(x[3 + knots.size() + i]));
     return p;
   };
   Topology t = topo;

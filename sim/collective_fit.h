@@ -20,9 +20,11 @@ struct NcclFit {
   double cost = 0;
   int evaluations = 0;
 };
-// The knots sit at the ring-step sizes of the fit rows; channels come from `channels` (what NCCL ran
-// with: the grid of its kernels in the captured traces).
-NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split, uint32_t channels);
+// The knots sit at the ring-step sizes of the fit rows; `structure` gives what is not a timing: the
+// channels NCCL ran with (the grid of its kernels in the captured traces) and, when set, its logged
+// per-call choices (ll_max_bytes: LL rows get their own knots; channel_min_bytes).
+NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
+                         const NcclProfile& structure);
 
 struct KernelFit {
   double signal_latency_ns = 0;

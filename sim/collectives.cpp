@@ -692,18 +692,26 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   // profile when it has one: its per-channel rate at this step size, its fixed costs.
   const bool nccl_algo = !fused_op && op != "gemm" && (algo == "ring" || algo == "tree");
   double nccl_step_bytes = 0;
+  bool nccl_ll = false;          // NCCL's logged choice: LL at this size (the profile's LL knots)
+  uint32_t nccl_channels = 0;    // NCCL's own channel count at this size
   if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
     s.nccl = &*p_.topology().nccl;
-    if (s.nccl->channels > 0 && !k.is_set("channels")) s.channels = s.nccl->channels;
+    const bool ring_coll = algo == "ring" && (op == "allreduce" || op == "allgather" || op == "reducescatter");
+    const double count = op == "reducescatter" ? payload / s.n : payload;   // NCCL's per-rank count
+    const double buffer = op == "allgather" ? payload * s.n : payload;
+    nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 && count <= s.nccl->ll_max_bytes;
+    nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
+    if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
     nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
-    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes);
+    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll);
   }
   // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
   // payload; the summary still reports the payload. The direct kernels use their own stores (simple
   // unless protocol=ll); NCCL's measured profile has its protocols folded into its rates.
   std::string protocol = k.get_enum("protocol");
   if (protocol == "auto") {
-    if (s.nccl || direct_kernel || fused_op) protocol = "simple";
+    if (s.nccl) protocol = nccl_ll ? "ll" : "simple";  // a label: the profile's rates hold the protocol's cost
+    else if (direct_kernel || fused_op) protocol = "simple";
     else
       protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
                  : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
@@ -732,8 +740,8 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     s.actors.clear();
     s.group_of.clear();
     s.collective = static_cast<uint32_t>(w_.collectives.size());
-    if (!s.nccl || k.is_set("channels") || s.nccl->channels == 0) s.channels = static_cast<uint32_t>(k.get_int("channels"));
-    if (s.nccl && s.nccl->channels > 0 && s.channels != s.nccl->channels) {
+    if (!s.nccl || k.is_set("channels") || nccl_channels == 0) s.channels = static_cast<uint32_t>(k.get_int("channels"));
+    if (s.nccl && nccl_channels > 0 && s.channels != nccl_channels) {
       // The profile measured what NCCL's channels reach together at this step size with its own
       // channel count; another count splits that aggregate, no channel beyond what one SM moves
       // with LD/ST at the channel's threads (the mechanism's measured per-SM rate).
@@ -741,8 +749,8 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       SmTransferModel linear = ldst;
       linear.cap_bytes_per_s = 0;
       const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.threads) : 0;
-      const double profile_rate = s.nccl->rate_at(nccl_step_bytes);
-      double r = profile_rate * s.nccl->channels / s.channels;
+      const double profile_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll);
+      double r = profile_rate * nccl_channels / s.channels;
       if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
       s.nccl_rate = r;
     }

@@ -204,8 +204,8 @@ KnobRegistry build_registry() {
   r.add({"ll_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{0}, "bytes", "collective",
          "protocol=auto: largest per-rank message that uses LL"});
   r.add({"ll128_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{256} << 20, "bytes", "collective",
-         "protocol=auto: largest per-rank message that uses LL128 (256 MiB: what NCCL 2.28's timings on the 2 x H200 "
-         "machine imply, docs/accuracy.md)"});
+         "protocol=auto: largest per-rank message that uses LL128 (a measured NCCL profile decides instead: NCCL 2.28 on "
+         "the 2 x H200 logs LL up to 1 MiB per rank, Simple above, never LL128; docs/accuracy.md)"});
   r.add({"nccl_profile", KnobType::kBool, 0, 0, {}, true, "", "collective",
          "NCCL's algorithms (ring, tree, send/recv, all-to-all) use the topology's measured NCCL profile (per-channel rate "
          "by size, fixed costs) when it has one"});

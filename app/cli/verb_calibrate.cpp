@@ -1,5 +1,5 @@
 // `parascope-cli calibrate RAW.json [RAW2.json...] -o TOPOLOGY [--base NAME|PATH] [--kernels FILE]...
-// [--nccl-channels N] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
+// [--nccl-channels N] [--nccl-ll-max BYTES] [--nccl-channel-bytes BYTES] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
 // pull) models to raw P2P sweeps (DESIGN.md "Calibration"), writes them into the base topology
 // (default: the preset named by the sweep's "machine"), marks it measured, and prints each
 // mechanism's residuals. With --kernels (parascope-bench result files, CUDA graphs) it also takes the
@@ -30,6 +30,10 @@ const std::vector<OptionSpec> kOptions = {
     {"--kernels", true, true, "parascope-bench result file (nccl.json, all_reduce.json, ...): fits NCCL's profile and the "
                               "direct kernels' parameters on the split's rows, the rest held out (repeatable)", ""},
     {"--nccl-channels", true, false, "channels NCCL ran with (default 24: its kernels' grid in the captured traces)", ""},
+    {"--nccl-ll-max", true, false, "NCCL's logged choice (NCCL_DEBUG_SUBSYS=TUNING): ring collectives run LL up to this per-rank "
+     "count in bytes, on their own knots (default 0: one curve)", ""},
+    {"--nccl-channel-bytes", true, false, "NCCL's logged choice: a ring collective on B buffer bytes runs on B / this many "
+     "channels when that is fewer (default 0: always --nccl-channels)", ""},
     {"--interference", true, false, "GEMM + all-reduce timings (interference.json) to fit the interference", ""},
     {"--json", false, false, "machine-readable fit and residuals (with schema_version)", ""},
     {"--help", false, false, "this help", "-h"},
@@ -74,6 +78,22 @@ int run_calibrate(const VerbArgs& argv) {
     if (nccl_channels < 1 || nccl_channels > 128) throw UsageError("--nccl-channels must be between 1 and 128");
   }
 
+  NcclProfile nccl_structure;
+  nccl_structure.channels = nccl_channels;
+  auto bytes_flag = [&](const char* name) -> double {
+    const auto v = args.value(name);
+    if (!v) return 0;
+    try {
+      const double b = std::stod(*v);
+      if (b < 0) throw std::invalid_argument("negative");
+      return b;
+    } catch (const std::exception&) {
+      throw UsageError(std::string(name) + " expects a byte count, got '" + *v + "'");
+    }
+  };
+  nccl_structure.ll_max_bytes = bytes_flag("--nccl-ll-max");
+  nccl_structure.channel_min_bytes = bytes_flag("--nccl-channel-bytes");
+
   // The harness rows first: their launch floor is what the SM mechanisms' setup is measured beyond.
   std::vector<sim::HarnessRow> rows;
   for (const std::string& path : args.values("--kernels"))
@@ -89,6 +109,8 @@ int run_calibrate(const VerbArgs& argv) {
   std::string command = "parascope-cli calibrate " + join(args.inputs(), " ");
   for (const auto& k : args.values("--kernels")) command += " --kernels " + k;
   if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(nccl_channels);
+  if (const auto v = args.value("--nccl-ll-max")) command += " --nccl-ll-max " + *v;
+  if (const auto v = args.value("--nccl-channel-bytes")) command += " --nccl-channel-bytes " + *v;
   if (const auto p = args.value("--interference")) command += " --interference " + *p;
   topo.calibration_source = command;
   JsonValue fit_doc = sim::calibration_fit_json(fit);
@@ -100,7 +122,7 @@ int run_calibrate(const VerbArgs& argv) {
     // NCCL's measured profile replaces the aggregate SM copy model it was a stand-in for.
     for (TopoNode& n : topo.nodes)
       if (n.gpu) n.gpu->sm_copy_bytes_per_s = 0;
-    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_channels);
+    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_structure);
     if (!nccl->profile.channel_rate.empty()) topo.nccl = nccl->profile;
     kernels = sim::fit_kernel_params(topo, rows, split);
     if (kernels->evaluations > 0) sim::apply_kernel_fit(topo, *kernels);
@@ -175,6 +197,15 @@ int run_calibrate(const VerbArgs& argv) {
       for (const auto& [b, r] : topo.nccl->channel_rate)
         std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
       std::printf(" GB/s\n");
+      if (!topo.nccl->ll_channel_rate.empty()) {
+        std::printf("  LL up to %s per rank:", sim::format_bytes(static_cast<int64_t>(topo.nccl->ll_max_bytes)).c_str());
+        for (const auto& [b, r] : topo.nccl->ll_channel_rate)
+          std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
+        std::printf(" GB/s\n");
+      }
+      if (topo.nccl->channel_min_bytes > 0)
+        std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(topo.nccl->channel_min_bytes)).c_str(),
+                    topo.nccl->channels);
     }
     std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s\n",
                 kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps);

@@ -139,6 +139,47 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
   CHECK(rep.fit.median_abs <= 0.05);
 }
 
+TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not regress", "[sim][accuracy]") {
+  // heldout/ was measured after the preset was made, at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128 and
+  // 512 MiB: between the 4^k grid the NCCL profile and the kernel parameters were fitted on. Nothing
+  // in it shaped the preset, so every modelled row is held out (unfitted_batch_split); 32 KiB lies
+  // below issue #4's range and is reported apart.
+  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  std::vector<HarnessRow> rows;
+  for (const auto& f : test::h200x2_heldout_files())
+    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
+  rows = unique_rows(rows);
+  const AccuracyReport rep = evaluate_accuracy(preset, rows, unfitted_batch_split());
+  // No size of the batch is a size of the fit grid (4 KiB x 4^k).
+  for (const AccuracyRow& a : rep.rows) {
+    INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
+    CHECK(a.role != RowRole::kNcclFit);
+    CHECK(a.role != RowRole::kKernelFit);
+    CHECK(a.role != RowRole::kFitOtherDtype);
+    const double k = std::log(a.row.bytes / 4096.0) / std::log(4.0);
+    CHECK(std::fabs(k - std::round(k)) > 0.25);
+  }
+  // NCCL AR, AG, RS, send/recv x 7 sizes (128 KiB - 512 MiB) x 2 dtypes = 56; the kernels: 11 variants
+  // with 2 (oneshot_ll: 128 KiB), 4 (oneshot_push: up to 512 KiB) or 14 rows = 132; NCCL all-to-all 14.
+  CHECK(rep.held_out_nccl.count == 56);
+  CHECK(rep.held_out_kernels.count == 132);
+  CHECK(rep.held_out_extra.count == 14);
+  CHECK(rep.below_range.count == 30);  // 32 KiB: 8 NCCL rows, 22 kernel rows
+  INFO("batch 2: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
+                   << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
+                   << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
+  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 4.7 %
+  // median / 26.7 % worst (reduce_scatter pull, 2 SMs, 128 KiB); NCCL 5.9 / 23.9 % (all-reduce 2 MiB,
+  // where NCCL switches LL -> Simple); kernels 4.4 / 26.7 %. Guarded a little above those: the
+  // worst-case target (15 %) is missed, so these fail on a regression, not on the target.
+  CHECK(rep.held_out.median_abs <= 0.05);
+  CHECK(rep.held_out.max_abs <= 0.28);
+  CHECK(rep.held_out_nccl.median_abs <= 0.065);
+  CHECK(rep.held_out_nccl.max_abs <= 0.25);
+  CHECK(rep.held_out_kernels.median_abs <= 0.05);
+  CHECK(rep.held_out_kernels.max_abs <= 0.28);
+}
+
 TEST_CASE("NCCL profile: another channel count splits the measured aggregate, one SM's LD/ST at most", "[sim][accuracy]") {
   const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
   REQUIRE(preset.nccl.has_value());
@@ -158,4 +199,50 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=4") == Approx(preset.nodes[static_cast<size_t>(preset.gpu_node(0))].gpu->ldst.per_sm_bytes_per_s));
   // 48 channels: the aggregate split in 48, 13.9 GB/s each.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=48") == Approx(r24 / 2));
+}
+
+TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve and the channels", "[sim][accuracy]") {
+  // NCCL 2.28's per-call choices on the 2 x H200 (heldout/nccl_tuning.txt): ring LL while the per-rank
+  // count is <= 1 MiB, Simple above; 4 / 16 channels at 32 / 128 KiB of all-reduce buffer, i.e. one
+  // channel per 8 KiB, at most 24. Put on the committed preset's profile with LL knots of 4 GB/s at a
+  // 2 KiB step and 8 GB/s at 512 KiB.
+  Topology t = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  REQUIRE(t.nccl.has_value());
+  t.nccl->ll_max_bytes = 1048576;
+  t.nccl->channel_min_bytes = 8192;
+  t.nccl->ll_channel_rate = {{2048.0, 4e9}, {524288.0, 8e9}};
+  const NcclProfile& p = *t.nccl;
+  CHECK(p.channels_for(4096) == 1);
+  CHECK(p.channels_for(32768) == 4);
+  CHECK(p.channels_for(131072) == 16);
+  CHECK(p.channels_for(524288) == 24);  // 64, capped at the profile's 24
+  // Log-log between the LL knots: a 32 KiB step is halfway (16x of 256x): sqrt(4 x 8) = 5.657 GB/s.
+  CHECK(p.rate_at(32768, true) / 1e9 == Approx(5.657).epsilon(1e-3));
+  CHECK(p.rate_at(32768, false) == Approx(t.nccl->rate_at(32768)));  // Simple: the channel_rate knots
+  // The JSON keeps the choices (written only when set).
+  const Topology back = topology_from_json(topology_to_json(t), "roundtrip");
+  REQUIRE(back.nccl.has_value());
+  CHECK(back.nccl->ll_max_bytes == 1048576);
+  CHECK(back.nccl->channel_min_bytes == 8192);
+  CHECK(back.nccl->ll_channel_rate.size() == 2);
+  const Platform plat = Platform::seal(t);
+  auto built = [&](const std::string& spec) { return build_workload(plat, parse_workload_spec(spec)); };
+  // 128 KiB all-reduce: count 128 KiB <= 1 MiB, LL; 16 channels; a 64 KiB step is 5/8 of the way in log
+  // space: 4^(3/8) x 8^(5/8) = 6.169 GB/s per channel.
+  const Workload ar = built("allreduce:bytes=128KiB");
+  CHECK(ar.collectives.front().protocol == "ll");
+  CHECK(ar.collectives.front().channels == 16);
+  CHECK(ar.actors.front().agent_capacity / ar.actors.front().sms / 1e9 == Approx(6.169).epsilon(1e-3));
+  // 2 MiB: above the LL limit: Simple on the profile's knots, all 24 channels.
+  const Workload ar2 = built("allreduce:bytes=2MiB");
+  CHECK(ar2.collectives.front().protocol == "simple");
+  CHECK(ar2.collectives.front().channels == 24);
+  CHECK(ar2.actors.front().agent_capacity / ar2.actors.front().sms == Approx(p.rate_at(1048576)));
+  // All-gather of 64 KiB per rank: a 128 KiB output buffer, 16 channels, LL. Send/recv keeps 24, Simple.
+  const Workload ag = built("allgather:bytes=64KiB");
+  CHECK(ag.collectives.front().channels == 16);
+  CHECK(ag.collectives.front().protocol == "ll");
+  const Workload sr = built("sendrecv:bytes=64KiB");
+  CHECK(sr.collectives.front().channels == 24);
+  CHECK(sr.collectives.front().protocol == "simple");
 }

@@ -30,4 +30,15 @@ inline const std::vector<std::string>& h200x2_harness_files() {
   return files;
 }
 
+// Measured after the preset was made (scripts/gpu/sim_heldout.sh, 2026-11-30 batch 2): NCCL and the
+// project's kernels at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128, 512 MiB, bf16 and fp32. Nothing in
+// them was fitted; scored with unfitted_batch_split(). NCCL's own file first (collectives_mid.json
+// repeats NCCL's rows from another run; unique_rows keeps the first).
+inline const std::vector<std::string>& h200x2_heldout_files() {
+  static const std::vector<std::string> files = {
+      "resources/captures/h200x2_2026-11-30/heldout/nccl_mid.json",
+      "resources/captures/h200x2_2026-11-30/heldout/collectives_mid.json"};
+  return files;
+}
+
 }  // namespace parascope::test

@@ -16,16 +16,23 @@ double sm_model_rate(const SmTransferModel& m, double sms, double threads) {
   return lo * std::pow(1.0 + std::pow(lo / hi, m.sharpness), -1.0 / m.sharpness);
 }
 
-double NcclProfile::rate_at(double bytes) const {
-  if (channel_rate.empty()) return 0;
-  if (bytes <= channel_rate.front().first) return channel_rate.front().second;
-  if (bytes >= channel_rate.back().first) return channel_rate.back().second;
+double NcclProfile::rate_at(double bytes, bool ll) const {
+  const auto& knots = ll && !ll_channel_rate.empty() ? ll_channel_rate : channel_rate;
+  if (knots.empty()) return 0;
+  if (bytes <= knots.front().first) return knots.front().second;
+  if (bytes >= knots.back().first) return knots.back().second;
   size_t i = 1;
-  while (channel_rate[i].first < bytes) ++i;
-  const auto& [x0, y0] = channel_rate[i - 1];
-  const auto& [x1, y1] = channel_rate[i];
+  while (knots[i].first < bytes) ++i;
+  const auto& [x0, y0] = knots[i - 1];
+  const auto& [x1, y1] = knots[i];
   const double f = std::log(bytes / x0) / std::log(x1 / x0);
   return std::exp(std::log(y0) * (1 - f) + std::log(y1) * f);
+}
+
+uint32_t NcclProfile::channels_for(double buffer_bytes) const {
+  if (!(channel_min_bytes > 0) || channels == 0) return channels;
+  const double c = std::floor(buffer_bytes / channel_min_bytes);
+  return c >= channels ? channels : c < 1 ? 1u : static_cast<uint32_t>(c);
 }
 
 std::string_view to_string(Calibration c) { return c == Calibration::kMeasured ? "measured" : "datasheet"; }

@@ -80,8 +80,19 @@ struct NcclProfile {
   double step_latency_ns = 0;        // per message between ranks (hand-over of a chunk)
   uint32_t channels = 0;             // channels NCCL runs with (0: the knob decides)
   std::vector<std::pair<double, double>> channel_rate;  // (bytes per ring step, bytes/s per channel)
-  // Per-channel rate for a step of `bytes` (0 without knots).
-  double rate_at(double bytes) const;
+  // NCCL's own per-call choices (its tuning log, NCCL_DEBUG_SUBSYS=TUNING), structure rather than timing:
+  // ring all-reduce / all-gather / reduce-scatter run LL while NCCL's per-rank count (all-reduce: the
+  // buffer, all-gather: the input, reduce-scatter: the output) is <= ll_max_bytes, at ll_channel_rate
+  // (0: one curve, channel_rate, for every size); and use buffer / channel_min_bytes channels when that
+  // is below `channels` (buffer: all-reduce's, all-gather's output, reduce-scatter's input; 0: always
+  // `channels`). Send/recv and all-to-all keep channel_rate and `channels`.
+  double ll_max_bytes = 0;
+  std::vector<std::pair<double, double>> ll_channel_rate;
+  double channel_min_bytes = 0;
+  // Per-channel rate for a step of `bytes` (0 without knots); `ll`: on the LL knots when there are.
+  double rate_at(double bytes, bool ll = false) const;
+  // Channels NCCL runs a ring collective on for a buffer of `buffer_bytes` (see channel_min_bytes).
+  uint32_t channels_for(double buffer_bytes) const;
 };
 
 struct SwitchSpec {

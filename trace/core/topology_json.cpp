@@ -130,6 +130,19 @@ NcclProfile read_nccl(const JsonField& f) {
       p.channel_rate.emplace_back(bytes, rate);
     }
   }
+  p.ll_max_bytes = f.get_double("ll_max_bytes", 0);
+  if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
+  p.channel_min_bytes = f.get_double("channel_min_bytes", 0);
+  if (p.channel_min_bytes < 0) f.at("channel_min_bytes").fail("channel_min_bytes must be >= 0");
+  if (auto knots = f.get("ll_channel_rate")) {
+    for (size_t i = 0; i < knots->size(); ++i) {
+      const JsonField k = knots->at(i);
+      const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
+      if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
+      if (!p.ll_channel_rate.empty() && bytes <= p.ll_channel_rate.back().first) k.fail("knots must be in increasing step_bytes");
+      p.ll_channel_rate.emplace_back(bytes, rate);
+    }
+  }
   return p;
 }
 
@@ -137,11 +150,21 @@ JsonValue nccl_json(const NcclProfile& p) {
   JsonValue knots = JsonValue::array();
   for (const auto& [bytes, rate] : p.channel_rate)
     knots.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
-  return JsonValue::object({{"collective_latency_ns", JsonValue::number(p.collective_latency_ns)},
-                            {"p2p_latency_ns", JsonValue::number(p.p2p_latency_ns)},
-                            {"step_latency_ns", JsonValue::number(p.step_latency_ns)},
-                            {"channels", JsonValue::number(static_cast<int64_t>(p.channels))},
-                            {"channel_rate", std::move(knots)}});
+  JsonValue v = JsonValue::object({{"collective_latency_ns", JsonValue::number(p.collective_latency_ns)},
+                                   {"p2p_latency_ns", JsonValue::number(p.p2p_latency_ns)},
+                                   {"step_latency_ns", JsonValue::number(p.step_latency_ns)},
+                                   {"channels", JsonValue::number(static_cast<int64_t>(p.channels))},
+                                   {"channel_rate", std::move(knots)}});
+  // Written only when set, so profiles without NCCL's logged choices stay as they were.
+  if (p.channel_min_bytes > 0) v.set("channel_min_bytes", JsonValue::number(p.channel_min_bytes));
+  if (p.ll_max_bytes > 0) {
+    JsonValue ll = JsonValue::array();
+    for (const auto& [bytes, rate] : p.ll_channel_rate)
+      ll.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
+    v.set("ll_max_bytes", JsonValue::number(p.ll_max_bytes));
+    v.set("ll_channel_rate", std::move(ll));
+  }
+  return v;
 }
 
 }  // namespace
