@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -327,7 +328,9 @@ void MainWindow::export_png() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
   const QImage img = timeline_->render_image(QSize(1920, std::max(600, timeline_->viewport()->height())));
-  if (!img.save(path)) QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  QSaveFile file(path);  // atomic: a failed export leaves no half-written file under the chosen name
+  if (!file.open(QIODevice::WriteOnly) || !img.save(&file, QFileInfo(path).suffix().toLatin1().constData()) || !file.commit())
+    QMessageBox::critical(this, tr("Export failed"), tr("Could not write %1").arg(path));
 }
 
 void MainWindow::remember_recent(const QStringList& inputs) {
