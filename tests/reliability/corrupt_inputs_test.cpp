@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -22,6 +23,7 @@
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/io/chunk_reader.h"
+#include "trace/io/crc32c.h"
 #include "trace/io/load_trace.h"
 #include "trace/io/pstrace_reader.h"
 
@@ -374,5 +376,55 @@ TEST_CASE("Wrong kinds of file get clear errors", "[reliability]") {
   one("not_sqlite.sqlite", std::string("SQLite format 3\0", 16) + std::string(5000, '\x55'));
   one("gzip_garbage.json.gz", std::string("\x1f\x8b\x08\x00", 4) + std::string(3000, '\x42'));
   CHECK(o.rejected == 9);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("An index entry whose length wraps around 2^64 is not trusted", "[reliability][pstrace]") {
+  // Found by review (a fuzzer must forge two consistent 8-byte lengths and the index checksum):
+  // offset + header + length wrapped around, passed the bound checks, and the payload's checksum
+  // then read far past the mapping. The file is a real one with its first chunk's length set to
+  // 2^64 - 20 - offset in both the index entry and the chunk header, the index checksum redone.
+  const fs::path dir = test::temp_dir("index-wrap");
+  std::string data = read_file(test::sample_path("fused_probe_2xh200/fused_probe.pstrace"));
+  uint64_t index_at;
+  std::memcpy(&index_at, data.data() + data.size() - kTrailerBytes, 8);
+  const size_t entries = index_at + kChunkHeaderBytes + 1;  // fewer than 128 entries: a 1-byte count
+  uint64_t first;
+  std::memcpy(&first, data.data() + entries, 8);
+  const uint64_t lie = uint64_t{0} - kChunkHeaderBytes - first;
+  std::memcpy(data.data() + entries + 12, &lie, 8);  // the entry's length
+  std::memcpy(data.data() + first + 8, &lie, 8);     // the chunk header's length
+  uint64_t index_len;
+  std::memcpy(&index_len, data.data() + index_at + 8, 8);
+  const uint32_t crc = crc32c(data.data() + index_at + kChunkHeaderBytes, index_len);
+  std::memcpy(data.data() + index_at + 16, &crc, 4);
+  write_file(dir / "wrap.pstrace", data);
+  Outcome o;
+  Trace t;
+  if (check_case(dir / "wrap.pstrace", data.size(), o, "wrapped index length", nullptr, &t)) {
+    bool said = false;  // loaded by scanning instead: the damage is reported
+    for (const std::string& w : t.warnings) said |= w.find("corrupt chunk header at byte " + std::to_string(first)) != std::string::npos;
+    CHECK(said);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A trailer pointing anywhere is not trusted", "[reliability][pstrace]") {
+  // Found by review: the trailer (no checksum of its own) gives the index offset; near 2^64,
+  // offset + header wrapped around and the reader looked before the start of the file.
+  const fs::path dir = test::temp_dir("trailer-lie");
+  const std::string good = read_file(test::sample_path("fused_probe_2xh200/fused_probe.pstrace"));
+  Outcome o;
+  for (const uint64_t lie : {~uint64_t{0}, ~uint64_t{0} - 9, uint64_t{good.size()}, uint64_t{0}, uint64_t{31}}) {
+    std::string data = good;
+    std::memcpy(data.data() + data.size() - kTrailerBytes, &lie, 8);
+    write_file(dir / "t.pstrace", data);
+    PstraceFileReport pr;
+    const Trace t = read_pstrace((dir / "t.pstrace").string(), {}, &pr);  // scanned instead: every chunk
+    CHECK(pr.chunks == ChunkReader(test::sample_path("fused_probe_2xh200/fused_probe.pstrace")).chunks().size());
+    CHECK(pr.truncated);
+    check_case(dir / "t.pstrace", data.size(), o, "trailer " + std::to_string(lie));
+  }
+  CHECK(o.loaded == 5);
   fs::remove_all(dir);
 }
