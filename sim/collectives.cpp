@@ -474,10 +474,19 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   s.where = "workload step " + std::to_string(index) + " (" + step.op + ")";
   const KnobSettings& k = step.knobs;
   const auto topo_gpus = static_cast<int64_t>(p_.gpu_count());
-  const int64_t n = k.is_set("gpus") ? k.get_int("gpus") : topo_gpus;
+  const int64_t n = !step.gpu_list.empty() ? static_cast<int64_t>(step.gpu_list.size())
+                   : k.is_set("gpus")        ? k.get_int("gpus")
+                                             : topo_gpus;
   if (n > topo_gpus)
     fail(s, "gpus=" + std::to_string(n) + " but topology " + p_.topology().name + " has " + std::to_string(topo_gpus));
-  for (int32_t g = 0; g < n; ++g) s.gpus.push_back(g);
+  if (!step.gpu_list.empty()) {
+    for (int32_t g : step.gpu_list)
+      if (g < 0 || g >= topo_gpus || std::count(step.gpu_list.begin(), step.gpu_list.end(), g) != 1)
+        fail(s, "GPU list names GPU " + std::to_string(g) + " (out of range or twice) on topology " + p_.topology().name);
+    s.gpus = step.gpu_list;
+  } else {
+    for (int32_t g = 0; g < n; ++g) s.gpus.push_back(g);
+  }
   s.n = static_cast<int>(n);
   s.mech = mechanism_of(k.get_enum("mechanism"));
   if (k.get_enum("algorithm") == "nvls" && !k.is_set("mechanism")) s.mech = Mechanism::kMultimem;

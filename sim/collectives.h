@@ -19,6 +19,10 @@ struct WorkloadStep {
   std::string op;      // one of workload_ops()
   KnobSettings knobs;  // algorithm, bytes, gpus, channels, chunk_bytes, window, mechanism, ...
   uint32_t stream = 0;
+  // Which topology GPUs take part, in rank order; empty: GPUs 0..gpus-1. The what-if replay uses
+  // it for a trace's process groups (a tensor-parallel group on GPUs 4-7, a data-parallel group
+  // with one GPU per node).
+  std::vector<int32_t> gpu_list;
 };
 
 // "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "allgather_gemm",

@@ -205,6 +205,39 @@ KnobRegistry build_registry() {
          "machine imply, docs/accuracy.md)"});
   r.add({"hbm", KnobType::kBool, 0, 0, {}, true, "", "topology",
          "model each GPU's HBM as a bandwidth shared by every transfer touching it"});
+  // What-if on a trace (sim/whatif): which operations a schedule change applies to, and how.
+  r.add({"comm_select", KnobType::kEnum, 0, 0, {"all", "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"},
+         std::string("all"), "", "schedule",
+         "whatif: the collectives that comm_stream, comm_split, comm_merge, channels, algorithm, mechanism... change"});
+  r.add({"comm_stream", KnobType::kEnum, 0, 0, {"trace", "side", "serial"}, std::string("trace"), "", "schedule",
+         "whatif: keep each selected collective's stream, move it to a side stream (it overlaps the rest of its step; "
+         "the step's next operation on the old stream and its host syncs wait for it), or serialise it on its "
+         "device's compute stream"});
+  r.add({"comm_split", KnobType::kInt, 1, 64, {}, int64_t{1}, "buckets", "schedule",
+         "whatif: split each selected collective into this many equal collectives, back to back"});
+  r.add({"comm_merge", KnobType::kInt, 1, 1024, {}, int64_t{1}, "collectives", "schedule",
+         "whatif: merge this many consecutive selected collectives (same op, group and stream) into one bucket"});
+  r.add({"kernel_class", KnobType::kEnum, 0, 0, {"all", "gemm", "attention", "elementwise", "reduction", "memory", "other"},
+         std::string("all"), "", "schedule", "whatif: the kernels compute_scale applies to (by name)"});
+  r.add({"fuse", KnobType::kEnum, 0, 0, {"none", "ag_gemm", "gemm_rs", "both"}, std::string("none"), "", "schedule",
+         "whatif: fuse an all-gather with the GEMM after it and/or a GEMM with the reduce-scatter after it into one "
+         "kernel (the simulator's fused model; overlap and num_comm_sms shape it)"});
+  r.add({"scale_gpus", KnobType::kInt, 0, 65536, {}, int64_t{0}, "GPUs", "topology",
+         "whatif: run the traced step on this many GPUs (a multiple of the traced ranks; 0: as traced), by the "
+         "parallelism knob's rules"});
+  r.add({"parallelism", KnobType::kEnum, 0, 0, {"dp", "tp", "pp", "ep"}, std::string("dp"), "", "topology",
+         "whatif scale_gpus: data-parallel (same work per rank, collectives over every rank), tensor-parallel (work "
+         "and all-gather shards shrink), pipeline (work per stage shrinks), expert-parallel (all-to-all over every rank)"});
+  r.add({"fabric", KnobType::kEnum, 0, 0, {"trace", "nvswitch", "pcie", "cluster"}, std::string("trace"), "", "topology",
+         "whatif: the given topology, or the same GPUs on one NVSwitch, on PCIe switches, or on gpus_per_node-GPU "
+         "nodes joined by InfiniBand"});
+  r.add({"cpu_scale", KnobType::kDouble, 0, 100, {}, 1.0, "x", "schedule",
+         "whatif: multiply host call durations and the CPU time between them (0: the host is never late)"});
+  r.add({"comm_interference", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
+         "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "
+         "communication holds (-1: the topology's GpuSpec comm_interference)"});
+  r.add({"comm_slowdown", KnobType::kDouble, 0, 10, {}, 0.0, "x", "mechanism",
+         "whatif: fractional slow-down of communication while compute kernels run on its GPU"});
   return r;
 }
 }  // namespace

@@ -26,10 +26,12 @@ constexpr VerbEntry kVerbs[] = {
     {"stats", "busy/idle, overlap, exposed communication, kernel stats, collectives, link traffic", parascope::cli::run_stats},
     {"record", "run a program with the CUPTI collector injected: one .pstrace per process + manifest.json",
      parascope::cli::run_record},
-    {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
-     parascope::cli::run_window},
     {"simulate", "simulate a workload on a topology: time, algbw/busbw, link utilization", parascope::cli::run_simulate},
     {"calibrate", "fit transfer-mechanism models from a raw P2P calibration sweep", parascope::cli::run_calibrate},
+    {"window", "what a time range holds, per-GPU exposed communication and SM role shares in it; --find by name",
+     parascope::cli::run_window},
+    {"whatif", "replay a trace on the interconnect model, change it (--set, --sweep) and predict step times",
+     parascope::cli::run_whatif},
 };
 
 void usage(FILE* out) {

@@ -14,10 +14,11 @@ int run_info(const VerbArgs& args);
 int run_convert(const VerbArgs& args);
 int run_stats(const VerbArgs& args);
 int run_record(const VerbArgs& args);
-int run_window(const VerbArgs& args);
 int run_simulate(const VerbArgs& args);
+int run_calibrate(const VerbArgs& args);
+int run_window(const VerbArgs& args);
 // Where `--topology NAME` presets live: $PARASCOPE_RESOURCES/topologies, else the source tree's.
 std::string topology_preset_dir();
-int run_calibrate(const VerbArgs& args);
+int run_whatif(const VerbArgs& args);
 
 }  // namespace parascope::cli

@@ -334,8 +334,9 @@ class Parser {
       while (kWs[static_cast<unsigned char>(*p_)]) ++p_;
       if (p_ < end_) return;
       const char* keep = p_;
-      if (!refill(keep)) return;
-      p_ = keep;
+      const bool more = refill(keep);
+      p_ = keep;  // refill may have moved the buffer even when nothing more came
+      if (!more) return;
     }
   }
 
@@ -727,7 +728,10 @@ class Parser {
       if (c == '\0' && p_ >= end_) {
         const char* keep = comma ? comma : p_;
         const ptrdiff_t back = p_ - keep;
-        if (!refill(keep)) return false;
+        if (!refill(keep)) {
+          p_ = end_;  // the buffer may have moved: never leave p_ in the old one
+          return false;
+        }
         comma = comma ? keep : nullptr;
         p_ = keep + back;
         continue;

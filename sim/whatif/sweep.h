@@ -1,0 +1,35 @@
+// A grid of what-if variants (`--sweep k=v1,v2 ...`, one axis per knob) run in parallel on a
+// shared graph and communication cache, each variant an independent run_whatif, results sorted by
+// predicted step time. The CLI and the benchmark run sweeps through here. Results do not depend
+// on the number of threads: each variant is deterministic and the cache only saves work.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/whatif/what_if.h"
+
+namespace parascope::whatif {
+
+using KnobPoint = std::vector<std::pair<std::string, std::string>>;
+
+// Every combination of the specs' values, the first spec varying slowest; values are formatted by
+// the registry. Throws sim::KnobError for unknown knobs or bad values.
+std::vector<KnobPoint> sweep_grid(const std::vector<std::string>& specs);
+
+struct SweepRow {
+  KnobPoint point;
+  double step_ns = 0, gpu_step_ns = 0;
+  TimeNs exposed_ns = 0;
+  std::vector<std::string> changes;
+  std::string error;  // the variant failed (e.g. a knob value the machine cannot run): no numbers
+};
+
+// `base.overrides` apply to every variant (before the point's). `jobs` threads (>= 1). `progress`
+// (may be empty) is called under a lock after each variant. Rows: failures last, others by step_ns.
+std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobPoint>& grid, size_t jobs,
+                                const std::function<void(size_t done, size_t total)>& progress = {});
+
+}  // namespace parascope::whatif
