@@ -8,7 +8,10 @@
 #include <string>
 
 #include "test_paths.h"
+#include "trace/core/analysis/exposed_communication.h"
+#include "trace/core/analysis/kernel_stats.h"
 #include "trace/core/error.h"
+#include "trace/core/summary.h"
 #include "trace/io/load_trace.h"
 
 #ifdef PARASCOPE_HAVE_SQLITE
@@ -77,6 +80,36 @@ TEST_CASE("fuzz_nsys_sqlite: a session start near INT64_MAX is an InputError, no
     REQUIRE(t.kernels.size() == 1);
     CHECK(t.time_span().second == 4611686018427387904 + 2305843009213693952);
   }
+  fs::remove_all(dir);
+}
+TEST_CASE("fuzz_nsys_sqlite: kernels longer than 2^62 ns sum to the int64 limit, not past it", "[reliability][fuzz][nsys]") {
+  // Found by fuzz_nsys_sqlite (regressions/fuzz_nsys_sqlite/kernel_busy_overflow.bin: one kernel's
+  // start set to -2^62, another's scaled): session-relative times within +-2^62 ns are accepted,
+  // so one kernel can last up to 2^63 ns, and the per-device sum of kernel durations in
+  // summarize() overflowed int64 (UBSan). Sums of durations now hold at INT64_MAX.
+  // Two kernels on one stream: [-2^62, 6e10] and [-2^62 + 175103, 6e10] session-relative, so
+  // durations 2^62 + 6e10 and 2^62 + 6e10 - 175103: their sum is beyond 2^63.
+  const fs::path dir = test::temp_dir("fuzz-nsys-sum");
+  const std::string path = kernel_export(dir, "-4611686018427387904", "60000000000", "1779782330176752435");
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (-4611686018427212801, 60000000000, 0, 7, 2, 16777216, 1);");
+    sqlite3_close(db);
+  }
+  const Trace t = load_trace({path});
+  REQUIRE(t.kernels.size() == 2);
+  const TraceSummary s = summarize(t);
+  REQUIRE(s.processes.size() == 1);
+  REQUIRE(s.processes[0].devices.size() == 1);
+  CHECK(s.processes[0].devices[0].kernel_busy_ns == INT64_MAX);
+  const KernelStats ks = kernel_stats(t);
+  REQUIRE(ks.overall.rows.size() == 1);
+  CHECK(ks.overall.rows[0].count == 2);
+  CHECK(ks.overall.rows[0].total_ns == INT64_MAX);
+  CHECK(ks.overall.rows[0].max_ns == 4611686078427387904);  // 2^62 + 6e10: each duration itself is kept
+  CHECK(ks.overall.total_ns == INT64_MAX);
+  (void)exposed_communication(t);
   fs::remove_all(dir);
 }
 #endif
