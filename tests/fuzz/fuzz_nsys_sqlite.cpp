@@ -49,10 +49,16 @@ constexpr int kRowsKept = 40;
 
 std::vector<std::vector<unsigned char>> g_images;  // reduced exports, serialized
 
+char g_temp_file[512];
+
 const std::string& db_path() {
   static const std::string p = [] {
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-    return std::string(dir) + "/fuzz_nsys_" + std::to_string(getpid()) + ".sqlite";
+    std::string path = std::string(dir) + "/fuzz_nsys_" + std::to_string(getpid()) + ".sqlite";
+    // removed at exit (a crash leaves it: the input is in the artifact anyway)
+    std::snprintf(g_temp_file, sizeof g_temp_file, "%s", path.c_str());
+    std::atexit([] { std::remove(g_temp_file); });
+    return path;
   }();
   return p;
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -27,11 +28,17 @@ namespace {
 
 using namespace parascope;
 
+char g_temp_file[512];
+
 // A file name of the record layout, so the reader's name parsing runs too; one per process.
 const std::string& temp_path() {
   static const std::string p = [] {
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-    return std::string(dir) + "/fuzzhost-" + std::to_string(getpid()) + "-r3.pstrace";
+    std::string path = std::string(dir) + "/fuzzhost-" + std::to_string(getpid()) + "-r3.pstrace";
+    // removed at exit (a crash leaves it: the input is in the artifact anyway)
+    std::snprintf(g_temp_file, sizeof g_temp_file, "%s", path.c_str());
+    std::atexit([] { std::remove(g_temp_file); });
+    return path;
   }();
   return p;
 }

@@ -33,10 +33,16 @@ using namespace parascope;
 std::vector<std::unique_ptr<sim::Platform>> g_platforms;
 constexpr uint64_t kMaxSimulatedMessages = 20000;
 
+char g_temp_file[512];
+
 const std::string& temp_path() {
   static const std::string p = [] {
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-    return std::string(dir) + "/fuzz_workload_" + std::to_string(getpid()) + ".json";
+    std::string path = std::string(dir) + "/fuzz_workload_" + std::to_string(getpid()) + ".json";
+    // removed at exit (a crash leaves it: the input is in the artifact anyway)
+    std::snprintf(g_temp_file, sizeof g_temp_file, "%s", path.c_str());
+    std::atexit([] { std::remove(g_temp_file); });
+    return path;
   }();
   return p;
 }
