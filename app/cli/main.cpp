@@ -1,4 +1,6 @@
 // parascope-cli VERB [options] INPUT... — see `parascope-cli help`.
+#include <signal.h>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -53,6 +55,10 @@ void usage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write past the file size limit (RLIMIT_FSIZE) must fail with EFBIG and an error naming the
+  // file, not kill us silently (SIGXFSZ's default). A handler, not SIG_IGN: handlers are reset by
+  // exec, so the programs `record` launches keep the default.
+  ::signal(SIGXFSZ, [](int) {});
   if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
       std::strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);

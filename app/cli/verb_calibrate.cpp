@@ -19,6 +19,7 @@
 #include "sim/knobs.h"
 #include "sim/simulation.h"
 #include "trace/core/topology_json.h"
+#include "trace/io/atomic_file.h"
 
 namespace parascope::cli {
 
@@ -152,9 +153,9 @@ int run_calibrate(const VerbArgs& argv) {
   JsonValue doc = topology_to_json(topo);
   doc.set("calibration_fit", fit_doc);
   {
-    std::ofstream out(*out_path);
-    out << to_json(doc, 1) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + *out_path);
+    AtomicFile out(*out_path);  // a failed write leaves nothing under the output name
+    out.write(to_json(doc, 1) + "\n");
+    out.commit();
   }
   if (args.flag("--json")) {
     JsonValue report = fit_doc;

@@ -349,8 +349,11 @@ int run_record(const VerbArgs& argv) {
     std::ofstream out(tmp);
     out << to_json(manifest, 2) << "\n";
     out.close();
-    if (!out || std::rename(tmp.c_str(), manifest_path.c_str()) != 0)
+    if (!out || std::rename(tmp.c_str(), manifest_path.c_str()) != 0) {
+      std::error_code ec;
+      fs::remove(tmp, ec);  // never leave a temporary behind
       throw std::runtime_error(manifest_path.string() + ": cannot write");
+    }
   }
   if (args.flag("--json")) {
     std::printf("%s\n", to_json(manifest, 2).c_str());

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "cli/cli_args.h"
 #include "cli/verbs.h"
@@ -17,6 +18,7 @@
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
 #include "trace/io/pstrace_writer.h"
+#include "trace/io/atomic_file.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR
 #define PARASCOPE_RESOURCE_DIR "resources"
@@ -50,9 +52,10 @@ std::string bytes_text(double b) { return sim::format_bytes(static_cast<int64_t>
 // A minimal Chrome trace-event writer for the simulated trace until trace/io has its exporters. It
 // writes what the Kineto reader understands: kernels as "kernel" X events with device and stream
 // args (tid = stream), SM spans as X events on one thread per SM lane, link loads as C events.
+// Atomic (AtomicFile): a failed write leaves nothing under `path`.
 void write_chrome_json(const Trace& t, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
+  AtomicFile file(path);
+  std::ostringstream out;
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"parascope simulate\"},\"traceEvents\":[\n";
   bool first = true;
   auto us = [](TimeNs ns) {
@@ -61,6 +64,10 @@ void write_chrome_json(const Trace& t, const std::string& path) {
     return std::string(buf);
   };
   auto sep = [&]() -> std::ostream& {
+    if (out.tellp() > (1 << 20)) {  // hand full megabytes to the file
+      file.write(out.str());
+      out.str("");
+    }
     if (!first) out << ",\n";
     first = false;
     return out;
@@ -99,7 +106,8 @@ void write_chrome_json(const Trace& t, const std::string& path) {
     }
   }
   out << "\n]}\n";
-  if (!out) throw std::runtime_error("write failed: " + path);
+  file.write(out.str());
+  file.commit();
 }
 
 void write_trace(const Trace& t, const std::string& path) {
@@ -287,7 +295,9 @@ int run_simulate(const VerbArgs& argv) {
     }
   }
   if (out_path) {
-    std::ofstream(std::filesystem::path(*out_path) / "summary.csv") << csv;
+    AtomicFile summary((std::filesystem::path(*out_path) / "summary.csv").string());
+    summary.write(csv);
+    summary.commit();
     if (!json) std::printf("traces and summary.csv written to %s\n", out_path->c_str());
   }
   if (json)

@@ -7,8 +7,11 @@
 //   --dock-size PX     with --show: that dock's height (bottom) or width (side)
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QSaveFile>
 #include <QScreen>
 #include <QTimer>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -21,6 +24,8 @@
 #include "trace/io/load_trace.h"
 
 int main(int argc, char** argv) {
+  // a write past the file size limit fails with EFBIG (and a message) instead of SIGXFSZ killing us
+  std::signal(SIGXFSZ, [](int) {});
   // --render-png needs no display: use the offscreen platform unless one was chosen
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--render-png" && !std::getenv("QT_QPA_PLATFORM")) ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
@@ -55,7 +60,9 @@ int main(int argc, char** argv) {
       const parascope::Trace trace = parascope::load_trace(paths);
       const QImage img = parascope::render::render_timeline_image(trace, size);
       const QString out = cli.value("render-png");
-      if (!img.save(out)) {
+      QSaveFile file(out);  // atomic: a failed write leaves nothing under OUT
+      if (!file.open(QIODevice::WriteOnly) || !img.save(&file, QFileInfo(out).suffix().toLatin1().constData()) ||
+          !file.commit()) {
         std::fprintf(stderr, "parascope: cannot write %s\n", qPrintable(out));
         return 1;
       }

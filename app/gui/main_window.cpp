@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -281,5 +282,86 @@ TEST_CASE("SIGKILL leaves a readable file holding everything written before the 
   CHECK_FALSE(r.had_index());  // nobody could close it
   CHECK(r.warnings().empty());  // cut at a chunk boundary: nothing half-written
   CHECK(warnings_in(r) == std::vector<std::string>{"chunk 0", "chunk 1", "chunk 2"});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("exit() from a thread other than main keeps every chunk and closes the file", "[collector][writer][crash]") {
+  // The collector finishes its file from an atexit handler (Collector::at_exit); exit() called on
+  // a worker thread runs it there while the main thread is still alive.
+  const fs::path dir = test::temp_dir("writer-thread-exit");
+  const std::string path = (dir / "t.pstrace").string();
+  const int status = in_child(path, 60000, [](CaptureWriter& w) {
+    std::atexit([] { g_crash_writer->finish({{"rank", "1"}}); });
+    for (int i = 0; i < 3; ++i) w.submit_chunk(ChunkType::kWarnings, warning_payload("main " + std::to_string(i)));
+    std::thread([&w] {
+      w.submit_chunk(ChunkType::kWarnings, warning_payload("worker"));
+      std::exit(7);  // no sync: finish() must drain the queue first
+    }).detach();
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(100));  // main carries on until the process ends
+  });
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 7);
+  ChunkReader r(path);
+  CHECK(r.had_index());
+  const auto w = warnings_in(r);
+  REQUIRE(w.size() == 5);  // 3 + 1 + the writer's summary
+  CHECK(w[0] == "main 0");
+  CHECK(w[2] == "main 2");
+  CHECK(w[3] == "worker");
+  const Metadata md = metadata_in(r);
+  CHECK(metadata_value(md, "end_reason") == "exit");
+  CHECK(metadata_value(md, "rank") == "1");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A full file size limit (RLIMIT_FSIZE) is one clear error and leaves every complete chunk", "[collector][writer][crash]") {
+  // SIGXFSZ's default action kills a process silently; the writer thread blocks it, so the write
+  // fails with EFBIG instead: one line on stderr, the partial chunk is cut off again, the program
+  // keeps running and exits normally. Each chunk is 20 header bytes + a 1000-byte payload that
+  // does not compress (a warning of 998 random bytes), so with a limit of 32 + 9 x 1020 + 500
+  // bytes exactly nine chunks fit and the tenth is cut off.
+  const fs::path dir = test::temp_dir("writer-fsize");
+  const std::string path = (dir / "f.pstrace").string();
+  constexpr rlim_t kLimit = 32 + 9 * 1020 + 500;
+  int err_pipe[2];
+  REQUIRE(::pipe(err_pipe) == 0);
+  const int status = in_child(path, 60000, [&](CaptureWriter& w) {
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    ::close(err_pipe[0]);
+    rlimit rl{kLimit, kLimit};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    uint64_t x = 88172645463325252ull;  // xorshift: the same bytes every run
+    for (int i = 0; i < 20; ++i) {
+      std::string text(998, '\0');
+      for (char& c : text) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        c = static_cast<char>(x >> 56);
+      }
+      text.replace(0, 6, "chunk" + std::string(1, static_cast<char>('a' + i)));
+      w.submit_chunk(ChunkType::kWarnings, warning_payload(text));
+    }
+    w.sync(std::chrono::seconds(10));
+    w.finish({});
+    ::_exit(w.stats().write_errors > 0 ? 0 : 3);
+  });
+  ::close(err_pipe[1]);
+  std::string err;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(err_pipe[0], buf, sizeof buf)) > 0;) err.append(buf, static_cast<size_t>(n));
+  ::close(err_pipe[0]);
+  INFO("child stderr: " << err);
+  REQUIRE(WIFEXITED(status));  // not killed by SIGXFSZ
+  CHECK(WEXITSTATUS(status) == 0);
+  // one clear line, naming the file, where the limit hit (9212 + the 500 bytes that still fitted) and why
+  CHECK(err.find(path + ": write failed at byte 9712: File too large") != std::string::npos);
+  CHECK(err.find("parascope collector:") == err.rfind("parascope collector:"));
+  CHECK(fs::file_size(path) == 32 + 9 * 1020);
+  ChunkReader r(path);
+  CHECK_FALSE(r.had_index());  // the index did not fit either
+  CHECK(r.warnings().empty());  // nothing half-written: the file ends on a chunk boundary
+  const auto w = warnings_in(r);
+  REQUIRE(w.size() == 9);
+  CHECK(w[0].substr(0, 6) == "chunka");
+  CHECK(w[8].substr(0, 6) == "chunki");
   fs::remove_all(dir);
 }

@@ -66,10 +66,13 @@ void CaptureWriter::start() {
   if (!state_.compare_exchange_strong(expected, kRunning)) return;
   // The writer thread never takes process-directed signals: a SIGTERM handler that waits for the
   // writer must not run on the writer itself. Block them while the thread is created (it inherits
-  // the mask), then restore ours.
+  // the mask), then restore ours. SIGXFSZ too: a write past RLIMIT_FSIZE then fails with EFBIG
+  // (reported once, the file keeps every complete chunk) instead of killing the traced program
+  // without a word; the signal is sent to the writing thread only, so the program's own writes
+  // keep the disposition it chose.
   sigset_t block, old;
   sigemptyset(&block);
-  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGCHLD}) sigaddset(&block, s);
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGCHLD, SIGXFSZ}) sigaddset(&block, s);
   ::pthread_sigmask(SIG_BLOCK, &block, &old);
   thread_ = std::thread([this] { run(); });
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
@@ -256,7 +259,8 @@ void CaptureWriter::append(ChunkType type, std::span<const uint8_t> payload) {
     ++stats_.chunks;
     stats_.bytes = file_->bytes_written();
   } catch (const std::exception& e) {
-    if (stats_.write_errors++ == 0) std::fprintf(stderr, "parascope collector: %s\n", e.what());
+    if (stats_.write_errors++ == 0)
+      std::fprintf(stderr, "parascope collector: %s; the trace keeps every chunk written before, later ones are lost\n", e.what());
   }
 }
 
@@ -319,7 +323,7 @@ void CaptureWriter::write_final(const std::vector<std::pair<std::string, std::st
   try {
     if (file_) file_->close();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "parascope collector: %s\n", e.what());
+    if (stats_.write_errors++ == 0) std::fprintf(stderr, "parascope collector: %s\n", e.what());  // said once
   }
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "trace/core/classify.h"
+#include "trace/core/saturating.h"
 
 namespace parascope {
 
@@ -85,7 +86,7 @@ TraceSummary summarize(const Trace& trace) {
       switch (s.ref[i].kind()) {
         case SliceKind::kKernel:
           ++ss.kernels;
-          ds.kernel_busy_ns += s.dur[i];
+          ds.kernel_busy_ns = add_saturating(ds.kernel_busy_ns, s.dur[i]);
           if (classify.is_communication(ti, i)) ++ss.comm_kernels;
           break;
         case SliceKind::kMemcpy:

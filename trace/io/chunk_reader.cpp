@@ -85,7 +85,8 @@ bool ChunkReader::read_index() {
   if (std::memcmp(t + 8, kPstraceEndMagic, 8) != 0) return false;
   uint64_t at;
   std::memcpy(&at, t, 8);
-  if (at < kFileHeaderBytes || at + kChunkHeaderBytes > size_ - kTrailerBytes) return false;
+  // the trailer has no checksum: compare without sums, which could wrap around 2^64
+  if (at < kFileHeaderBytes || at > size_ - kTrailerBytes || size_ - kTrailerBytes - at < kChunkHeaderBytes) return false;
   ByteReader hr(data_ + at, kChunkHeaderBytes, path_, static_cast<int64_t>(at));
   const uint32_t type = hr.u32();
   const uint32_t codec = hr.u32();
@@ -108,7 +109,10 @@ bool ChunkReader::read_index() {
     c.offset = r.u64();
     c.header.type = r.u32();
     const uint64_t len = r.u64();
-    if (c.offset < kFileHeaderBytes || c.offset + kChunkHeaderBytes + len > at) return false;
+    // no sums of file values: offset + header + length could wrap around 2^64 and pass
+    if (c.offset < kFileHeaderBytes || c.offset > at || at - c.offset < kChunkHeaderBytes ||
+        len > at - c.offset - kChunkHeaderBytes)
+      return false;
     ByteReader ch(data_ + c.offset, kChunkHeaderBytes, path_, static_cast<int64_t>(c.offset));
     if (ch.u32() != c.header.type) return false;
     c.header.codec = static_cast<Codec>(ch.u32());
@@ -162,8 +166,9 @@ void ChunkReader::scan() {
 }
 
 std::vector<uint8_t> ChunkReader::payload(const ChunkInfo& c) const {
+  if (c.offset > size_ || size_ - c.offset < kChunkHeaderBytes || c.header.length > size_ - c.offset - kChunkHeaderBytes)
+    fail_at(path_, static_cast<int64_t>(c.offset), "chunk extends past end of file");
   const uint64_t body = c.offset + kChunkHeaderBytes;
-  if (body + c.header.length > size_) fail_at(path_, static_cast<int64_t>(c.offset), "chunk extends past end of file");
   const uint8_t* p = data_ + body;
   if (crc32c(p, c.header.length) != c.header.crc32c)
     fail_at(path_, static_cast<int64_t>(c.offset),

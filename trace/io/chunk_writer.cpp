@@ -32,6 +32,13 @@ ChunkWriter::ChunkWriter(const std::string& path, Options options) : path_(path)
 }
 
 ChunkWriter::~ChunkWriter() {
+  if (options_.atomic && fd_ >= 0) {
+    // an atomic export that was not closed failed or was abandoned: it never reaches its name
+    ::close(fd_);
+    fd_ = -1;
+    ::unlink(write_path_.c_str());
+    return;
+  }
   try {
     close();
   } catch (...) {
@@ -85,7 +92,14 @@ uint64_t ChunkWriter::append(ChunkType type, std::span<const uint8_t> payload, C
   h.u32(crc32c(stored.data(), stored.size()));
   // one write for header + payload keeps a torn chunk rare; readers handle it anyway
   h.raw(stored.data(), stored.size());
-  write_all(h.bytes().data(), h.size());
+  try {
+    write_all(h.bytes().data(), h.size());
+  } catch (...) {
+    // disk full, file size limit: cut the partial chunk off again, so the file stays a run of
+    // complete chunks and a later append (space freed) or the index still lands on a boundary
+    if (::ftruncate(fd_, static_cast<off_t>(at)) == 0) offset_ = at;
+    throw;
+  }
   index_.push_back({at, static_cast<uint32_t>(type), stored.size()});
   return at;
 }

@@ -2,7 +2,9 @@
 // bench, converter) appends typed chunks through it. Chunks are complete on disk once append()
 // returns and flush() has run, so a process killed later loses nothing before that point;
 // close() adds the index and trailer. With `atomic`, output goes to a temporary file renamed over
-// the destination only by close(), so a failed export never leaves a half-written file.
+// the destination only by close(), so a failed export never leaves a half-written file (destroyed
+// without close(), an atomic writer removes its temporary). A failed append (disk full, file size
+// limit) cuts its partial chunk off again: the file stays a run of complete chunks.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,7 @@ class ChunkWriter {
 
   ChunkWriter(const std::string& path, Options options);
   explicit ChunkWriter(const std::string& path) : ChunkWriter(path, Options{}) {}
-  ~ChunkWriter();  // closes if still open; errors are swallowed here, call close() to see them
+  ~ChunkWriter();  // closes if still open (atomic: discards); errors are swallowed, call close() to see them
   ChunkWriter(const ChunkWriter&) = delete;
   ChunkWriter& operator=(const ChunkWriter&) = delete;
 

@@ -20,6 +20,10 @@ namespace {
 // Nsight serialises a thread as globalTid = globalPid | tid, the low 24 bits being the tid.
 constexpr int64_t kTidMask = 0xFFFFFF;
 constexpr int kCheckEveryRows = 1 << 16;
+// Times beyond 2^62 ns (year 2116) and a session start beyond 2^61 ns are damage, refused as in
+// collector_import.cpp: that keeps every time + session start and end - start inside int64.
+constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
+constexpr int64_t kMaxOffsetNs = int64_t{1} << 61;
 
 [[noreturn]] void fail(const std::string& file, const std::string& table, const std::string& problem) {
   InputLocation where;
@@ -49,6 +53,14 @@ class Statement {
   bool is_text(int c) const { return sqlite3_column_type(stmt_, c) == SQLITE_TEXT; }
   int64_t i(int c, int64_t dflt = 0) const { return null(c) ? dflt : sqlite3_column_int64(stmt_, c); }
   double d(int c) const { return sqlite3_column_double(stmt_, c); }
+  // A time column (ns): InputError naming the table and column beyond +-2^62 ns.
+  int64_t time(int c) const {
+    const int64_t v = i(c);
+    if (v > kMaxTimeNs || v < -kMaxTimeNs)
+      fail(file_, table_, std::string("column ") + sqlite3_column_name(stmt_, c) + ": time " + std::to_string(v) +
+                              " ns is beyond 2^62 ns");
+    return v;
+  }
   std::string_view text(int c) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, c));
     return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, c))) : std::string_view();
@@ -206,6 +218,8 @@ class Importer {
     Statement s(db_, "SELECT utcEpochNs FROM " + t, path_, t);
     if (s.step() && !s.null(0)) {
       offset_ = s.i(0);
+      if (offset_ > kMaxOffsetNs || offset_ < -kMaxOffsetNs)
+        fail(path_, t, "utcEpochNs " + std::to_string(offset_) + " is beyond 2^61 ns");
       offset_reason_ = "TARGET_INFO_SESSION_START_TIME.utcEpochNs";
     } else {
       offset_reason_ = "none (session-relative ns; session start time empty)";
@@ -354,8 +368,8 @@ class Importer {
     return b_.track(key, name);
   }
 
-  TimeNs t(const Statement& s, int c) const { return s.i(c) + offset_; }
-  TimeNs dur(const Statement& s, int start, int end) const { return s.null(end) ? 0 : s.i(end) - s.i(start); }
+  TimeNs t(const Statement& s, int c) const { return s.time(c) + offset_; }
+  TimeNs dur(const Statement& s, int start, int end) const { return s.null(end) ? 0 : s.time(end) - s.time(start); }
 
   void gpu_activity(uint64_t global_pid, uint32_t correlation, EventRef e) {
     if (correlation) gpu_by_correlation_.emplace_back((global_pid << 0), correlation, e);
@@ -590,7 +604,7 @@ class Importer {
       TimeNs d = 0;
       if (!mark) {
         if (s.null(1)) ++open_ranges;
-        else d = s.i(1) - s.i(0);
+        else d = dur(s, 0, 1);
       }
       b_.add_slice(track, t(s, 0), d, text, b_.add_nvtx(n));
       row_done();

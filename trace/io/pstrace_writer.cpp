@@ -49,6 +49,7 @@ PstraceWriter::PstraceWriter(const std::string& path, PstraceWriteOptions option
 }
 
 PstraceWriter::~PstraceWriter() {
+  if (options_.chunk.atomic) return;  // not closed: a failed export, which ChunkWriter discards
   try {
     close();
   } catch (...) {

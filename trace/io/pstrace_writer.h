@@ -44,7 +44,7 @@ class PstraceWriter {
  public:
   PstraceWriter(const std::string& path, PstraceWriteOptions options);
   explicit PstraceWriter(const std::string& path) : PstraceWriter(path, PstraceWriteOptions{}) {}
-  ~PstraceWriter();  // closes; errors are swallowed here, call close() to see them
+  ~PstraceWriter();  // closes (atomic: discards, the export failed); errors are swallowed, call close() to see them
   PstraceWriter(const PstraceWriter&) = delete;
   PstraceWriter& operator=(const PstraceWriter&) = delete;
 

@@ -136,9 +136,15 @@ void write_record_manifest(const RecordManifest& m, const std::string& path) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << to_json(record_manifest_to_json(m), 2) << "\n";
     out.flush();
-    if (!out) throw std::runtime_error(tmp + ": cannot write the record manifest");
+    if (!out) {
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(tmp + ": cannot write the record manifest");
+    }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename the record manifest into place");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename the record manifest into place");
+  }
 }
 
 }  // namespace parascope

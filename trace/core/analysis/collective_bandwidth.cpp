@@ -1,4 +1,5 @@
 #include "trace/core/analysis/collective_bandwidth.h"
+#include "trace/core/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -106,7 +107,7 @@ std::vector<CollectiveOpSummary> summarize_collective_bandwidth(const Trace& tra
         continue;
       }
       a.s.bytes += r.bytes;
-      a.s.time_ns += r.dur;
+      a.s.time_ns = add_saturating(a.s.time_ns, r.dur);
       a.bus_bytes += static_cast<double>(r.bytes) * bus_bandwidth_factor(c.op, collective_group_size(trace, c));
       a.s.best_busbw_bytes_per_s = std::max(a.s.best_busbw_bytes_per_s, r.busbw_bytes_per_s);
     }

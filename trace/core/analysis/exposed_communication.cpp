@@ -1,4 +1,5 @@
 #include "trace/core/analysis/exposed_communication.h"
+#include "trace/core/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -27,8 +28,8 @@ std::vector<DeviceExposedCommunication> exposed_communication(const Trace& trace
       ExposedByName& e = names[d][t.slices.name[i]];
       e.name = t.slices.name[i];
       ++e.count;
-      e.total_ns += t.slices.dur[i];
-      e.exposed_ns += t.slices.dur[i] - compute.overlap(t.slices.start[i], t.slices.end(i));
+      e.total_ns = add_saturating(e.total_ns, t.slices.dur[i]);
+      e.exposed_ns = add_saturating(e.exposed_ns, t.slices.dur[i] - compute.overlap(t.slices.start[i], t.slices.end(i)));
     }
   }
   for (size_t d = 0; d < out.size(); ++d) {

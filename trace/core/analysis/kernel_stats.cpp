@@ -1,4 +1,5 @@
 #include "trace/core/analysis/kernel_stats.h"
+#include "trace/core/saturating.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,14 +30,14 @@ KernelStatsTable finish_table(const Trace& trace, int32_t device, std::unordered
     s.name = name;
     s.category = a.category;
     s.count = static_cast<int64_t>(a.durations.size());
-    for (TimeNs d : a.durations) s.total_ns += d;
+    for (TimeNs d : a.durations) s.total_ns = add_saturating(s.total_ns, d);
     s.mean_ns = static_cast<double>(s.total_ns) / static_cast<double>(s.count);
     s.min_ns = a.durations.front();
     s.max_ns = a.durations.back();
     s.p50_ns = nearest_rank_percentile(a.durations, 50);
     s.p95_ns = nearest_rank_percentile(a.durations, 95);
     t.kernels += s.count;
-    t.total_ns += s.total_ns;
+    t.total_ns = add_saturating(t.total_ns, s.total_ns);
     t.rows.push_back(s);
   }
   std::sort(t.rows.begin(), t.rows.end(), [&](const KernelStat& a, const KernelStat& b) {
