@@ -1,6 +1,6 @@
 // `parascope-cli convert INPUT... -o OUT`: reads any supported input and writes OUT in the format
-// its extension names (.json, .json.gz, .pftrace, .sqlite, .csv; .pstrace once the native writer
-// is in). Exports are atomic: OUT appears only when complete.
+// its extension names (.pstrace, .json, .json.gz, .pftrace, .sqlite, .csv). Exports are atomic:
+// OUT appears only when complete.
 #include <cstdio>
 
 #include "cli/cli_args.h"

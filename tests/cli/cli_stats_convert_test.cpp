@@ -54,12 +54,6 @@ TEST_CASE("convert refuses what it cannot write, before reading anything", "[cli
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("no output given"));
   }
-  SECTION("native .pstrace is not in this build yet") {
-    const auto r = test::run_command(cli() + " convert " + sample_dir() + " -o " + (dir / "x.pstrace").string());
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains(".pstrace is not available in this build yet"));
-    CHECK_FALSE(fs::exists(dir / "x.pstrace"));
-  }
   SECTION("unknown extension") {
     const auto r = test::run_command(cli() + " convert " + sample_dir() + " -o " + (dir / "x.txt").string());
     CHECK(r.exit_code == 2);
@@ -90,5 +84,41 @@ TEST_CASE("convert to JSON writes one file per rank and re-reads with the same c
     CHECK(d.find("memcpys")->as_int() == 3);
     CHECK(d.find("collectives")->as_int() == 3);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("convert round-trips JSON -> native .pstrace -> JSON with the same counts and analyses", "[cli][convert][pstrace]") {
+  const fs::path dir = test::temp_dir("cli-convert-pstrace");
+  const std::string native = (dir / "sample.pstrace").string();
+  const auto w = test::run_command(cli() + " convert --quiet " + sample_dir() + " -o " + native);
+  REQUIRE(w.exit_code == 0);
+  CHECK_THAT(w.out, Catch::Contains("sample.pstrace (pstrace)"));
+  // the native file against the JSON it came from: same slices, kernels, copies, collectives,
+  // and the same analysis numbers (stats --json of the JSON sample, pinned above)
+  const auto a = test::run_command(cli() + " info --json " + sample_dir());
+  const auto b = test::run_command(cli() + " info --json " + native);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  const JsonValue ja = parse_json(a.out, "info a"), jb = parse_json(b.out, "info b");
+  CHECK(jb.find("slices")->as_int() == ja.find("slices")->as_int());
+  CHECK(jb.find("slices")->as_int() == 476);
+  CHECK(jb.find("flows")->as_int() == ja.find("flows")->as_int());
+  for (const JsonValue& p : jb.find("processes")->items()) {
+    const JsonValue& d = p.find("devices")->items().at(0);
+    CHECK(d.find("kernels")->as_int() == 21);
+    CHECK(d.find("memcpys")->as_int() == 3);
+    CHECK(d.find("collectives")->as_int() == 3);
+  }
+  const auto s = test::run_command(cli() + " stats --json " + native);
+  REQUIRE(s.exit_code == 0);
+  const JsonValue st = parse_json(s.out, "stats native");
+  CHECK(st.find("devices")->items().at(0).find("exposed_communication")->find("exposed_ns")->as_int() == 751739);
+  CHECK(st.find("kernels")->find("overall")->find("kernels")->as_int() == 42);
+  // and back to JSON: the same again
+  const auto j = test::run_command(cli() + " convert --quiet " + native + " -o " + (dir / "back.json").string());
+  REQUIRE(j.exit_code == 0);
+  const auto c = test::run_command(cli() + " info --json " + (dir / "back.rank0.json").string() + " " + (dir / "back.rank1.json").string());
+  REQUIRE(c.exit_code == 0);
+  CHECK(parse_json(c.out, "info back").find("slices")->as_int() == 476);
   fs::remove_all(dir);
 }

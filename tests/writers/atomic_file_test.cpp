@@ -60,6 +60,7 @@ TEST_CASE("Output formats come from the extension", "[writers]") {
   CHECK(export_format_from_path("a.pstrace") == ExportFormat::kPstrace);
   CHECK(export_format_from_path("a.txt") == ExportFormat::kUnknown);
   std::string why;
-  CHECK_FALSE(export_available(ExportFormat::kPstrace, &why));
-  CHECK(why.find("not available") != std::string::npos);
+  CHECK(export_available(ExportFormat::kPstrace, &why));
+  CHECK_FALSE(export_available(ExportFormat::kUnknown, &why));
+  CHECK(why.find("unknown output format") != std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include "trace/io/chrome_json_writer.h"
 #include "trace/io/csv_writer.h"
 #include "trace/io/perfetto_writer.h"
+#include "trace/io/pstrace_writer.h"
 #include "trace/io/sqlite_writer.h"
 
 namespace parascope {
@@ -47,16 +48,14 @@ bool export_available(ExportFormat f, std::string* why) {
   switch (f) {
     case ExportFormat::kChromeJson:
     case ExportFormat::kPerfetto:
-    case ExportFormat::kCsv: return true;
+    case ExportFormat::kCsv:
+    case ExportFormat::kPstrace: return true;
     case ExportFormat::kSqlite:
       if (sqlite_export_available()) return true;
       if (why) *why = "SQLite export needs a build with SQLite (PARASCOPE_SQLITE=ON and sqlite3 installed)";
       return false;
-    case ExportFormat::kPstrace:
-      if (why) *why = "writing native .pstrace is not available in this build yet (the native writer lands separately)";
-      return false;
     case ExportFormat::kUnknown:
-      if (why) *why = "unknown output format; use .json, .json.gz, .pftrace, .sqlite or .csv";
+      if (why) *why = "unknown output format; use .pstrace, .json, .json.gz, .pftrace, .sqlite or .csv";
       return false;
   }
   return false;
@@ -95,6 +94,9 @@ ExportResult write_trace(const Trace& trace, const std::string& path, const Expo
       r.files.push_back(path);
       break;
     case ExportFormat::kPstrace:
+      write_pstrace(trace, path);  // atomic: a temporary file renamed on success
+      r.files.push_back(path);
+      break;
     case ExportFormat::kUnknown: break;
   }
   return r;

@@ -1,6 +1,6 @@
 // The one entry point for exports: picks the writer from the output name's extension —
 // .json / .json.gz (Chrome/Kineto JSON), .pftrace (Perfetto protobuf), .sqlite / .db (SQLite),
-// .csv (a table), .pstrace (native; not available in this build yet) — and reports what was
+// .csv (a table), .pstrace (native) — and reports what was
 // written. Every writer is atomic: the destination appears only when the export completed.
 #pragma once
 
