@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -119,6 +120,48 @@ EventRef TraceBuilder::add_slice_with_arg_set(uint32_t track, TimeNs start, Time
     s.args.push_back(arg_set);
   }
   return EventRef{track, index};
+}
+
+void TraceBuilder::reserve_slices(uint32_t track, size_t n, bool with_args) {
+  SliceColumns& s = trace_->tracks.at(track).slices;
+  const size_t want = s.size() + n;
+  s.start.reserve(want);
+  s.dur.reserve(want);
+  s.name.reserve(want);
+  s.ref.reserve(want);
+  if (with_args) s.args.reserve(want);
+}
+
+uint32_t TraceBuilder::append_slices(uint32_t track, std::span<const TimeNs> start, std::span<const TimeNs> dur,
+                                     std::span<const StringId> name, std::span<const SliceRef> ref,
+                                     std::span<const uint32_t> arg_sets) {
+  SliceColumns& s = trace_->tracks.at(track).slices;
+  const size_t n = start.size();
+  if (dur.size() != n || name.size() != n || ref.size() != n || (!arg_sets.empty() && arg_sets.size() != n))
+    throw std::invalid_argument("append_slices: columns of different lengths");
+  const size_t first = s.size();
+  if (first + n >= std::numeric_limits<uint32_t>::max() - 1)
+    throw std::length_error("too many slices on one track (limit 4 G)");
+  s.start.insert(s.start.end(), start.begin(), start.end());
+  s.dur.resize(first + n);
+  TimeNs* d = s.dur.data() + first;
+  size_t negative = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const TimeNs v = dur[i];
+    negative += v < 0;
+    d[i] = v < 0 ? 0 : v;
+  }
+  negative_durations_ += negative;
+  s.name.insert(s.name.end(), name.begin(), name.end());
+  s.ref.insert(s.ref.end(), ref.begin(), ref.end());
+  bool any_args = !s.args.empty();
+  for (size_t i = 0; i < arg_sets.size() && !any_args; ++i) any_args = arg_sets[i] != kNone32;
+  if (any_args) {
+    if (s.args.empty()) s.args.assign(first, kNone32);
+    if (arg_sets.empty()) s.args.resize(first + n, kNone32);
+    else s.args.insert(s.args.end(), arg_sets.begin(), arg_sets.end());
+  }
+  return static_cast<uint32_t>(first);
 }
 
 void TraceBuilder::add_counter_sample(uint32_t track, TimeNs t, double value) {

@@ -48,6 +48,14 @@ class TraceBuilder {
   // deduplicated input skip the per-slice lookup (ArgStore::append).
   EventRef add_slice_with_arg_set(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                   uint32_t arg_set);
+  // Readers of columnar input (.pstrace): room for `n` more slices on a track (a hint the caller
+  // bounds by the bytes it holds; `with_args`: the args column too), and a run of slices appended
+  // column by column in one go, with exactly the result of add_slice_with_arg_set row by row
+  // (`arg_sets` empty: none of them has args). Returns the provisional row of the first.
+  void reserve_slices(uint32_t track, size_t n, bool with_args);
+  uint32_t append_slices(uint32_t track, std::span<const TimeNs> start, std::span<const TimeNs> dur,
+                         std::span<const StringId> name, std::span<const SliceRef> ref,
+                         std::span<const uint32_t> arg_sets);
   void add_counter_sample(uint32_t track, TimeNs t, double value);
   void add_flow(EventRef from, EventRef to, FlowKind kind);
   uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()
