@@ -19,16 +19,11 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
   v.swap(out);
 }
 
-template <class T>
-SliceRef push_detail(std::vector<T>& table, const T& value, SliceKind kind) {
-  if (table.size() > SliceRef::kMaxIndex)
-    throw std::length_error(std::string("too many ") + std::string(to_string(kind)) +
-                            " records for one trace (limit 268 M)");
-  table.push_back(value);
-  return SliceRef(kind, static_cast<uint32_t>(table.size() - 1));
-}
-
 }  // namespace
+
+void TraceBuilder::detail_table_full(SliceKind kind) {
+  throw std::length_error(std::string("too many ") + std::string(to_string(kind)) + " records for one trace (limit 268 M)");
+}
 
 size_t TraceBuilder::KeyHash::operator()(const TrackKey& k) const noexcept {
   uint64_t h = static_cast<uint64_t>(k.kind) * 0x9e3779b97f4a7c15ull;
@@ -86,14 +81,6 @@ uint32_t TraceBuilder::add_launch_config(const LaunchConfig& c) {
   return idx;
 }
 
-SliceRef TraceBuilder::add_kernel(const KernelInfo& k) { return push_detail(trace_->kernels, k, SliceKind::kKernel); }
-SliceRef TraceBuilder::add_memcpy(const MemcpyInfo& m) { return push_detail(trace_->memcpys, m, SliceKind::kMemcpy); }
-SliceRef TraceBuilder::add_memset(const MemsetInfo& m) { return push_detail(trace_->memsets, m, SliceKind::kMemset); }
-SliceRef TraceBuilder::add_sync(const SyncInfo& s) { return push_detail(trace_->syncs, s, SliceKind::kSync); }
-SliceRef TraceBuilder::add_nvtx(const NvtxInfo& n) { return push_detail(trace_->nvtx, n, SliceKind::kNvtxRange); }
-SliceRef TraceBuilder::add_cpu_op(const CpuOpInfo& c) { return push_detail(trace_->cpu_ops, c, SliceKind::kCpuOp); }
-SliceRef TraceBuilder::add_api_call(const ApiInfo& a) { return push_detail(trace_->api_calls, a, SliceKind::kRuntimeApi); }
-SliceRef TraceBuilder::add_sm_span(const SmSpanInfo& s) { return push_detail(trace_->sm_spans, s, SliceKind::kSmSpan); }
 
 EventRef TraceBuilder::add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                  std::span<const Arg> args) {
@@ -143,15 +130,13 @@ uint32_t TraceBuilder::append_slices(uint32_t track, std::span<const TimeNs> sta
   if (first + n >= std::numeric_limits<uint32_t>::max() - 1)
     throw std::length_error("too many slices on one track (limit 4 G)");
   s.start.insert(s.start.end(), start.begin(), start.end());
-  s.dur.resize(first + n);
-  TimeNs* d = s.dur.data() + first;
+  s.dur.insert(s.dur.end(), dur.begin(), dur.end());
   size_t negative = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const TimeNs v = dur[i];
-    negative += v < 0;
-    d[i] = v < 0 ? 0 : v;
+  for (const TimeNs v : dur) negative += v < 0;
+  if (negative) {
+    negative_durations_ += negative;
+    for (size_t i = first; i < first + n; ++i) s.dur[i] = std::max<TimeNs>(s.dur[i], 0);
   }
-  negative_durations_ += negative;
   s.name.insert(s.name.end(), name.begin(), name.end());
   s.ref.insert(s.ref.end(), ref.begin(), ref.end());
   bool any_args = !s.args.empty();

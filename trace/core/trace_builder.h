@@ -32,14 +32,15 @@ class TraceBuilder {
   uint32_t add_link(const Link& link);  // dedups identical links
 
   uint32_t add_launch_config(const LaunchConfig& c);  // interned
-  SliceRef add_kernel(const KernelInfo& k);
-  SliceRef add_memcpy(const MemcpyInfo& m);
-  SliceRef add_memset(const MemsetInfo& m);
-  SliceRef add_sync(const SyncInfo& s);
-  SliceRef add_nvtx(const NvtxInfo& n);
-  SliceRef add_cpu_op(const CpuOpInfo& c);
-  SliceRef add_api_call(const ApiInfo& a);
-  SliceRef add_sm_span(const SmSpanInfo& s);
+  // Detail records (inline: readers call these once per event).
+  SliceRef add_kernel(const KernelInfo& k) { return push_detail(trace_->kernels, k, SliceKind::kKernel); }
+  SliceRef add_memcpy(const MemcpyInfo& m) { return push_detail(trace_->memcpys, m, SliceKind::kMemcpy); }
+  SliceRef add_memset(const MemsetInfo& m) { return push_detail(trace_->memsets, m, SliceKind::kMemset); }
+  SliceRef add_sync(const SyncInfo& s) { return push_detail(trace_->syncs, s, SliceKind::kSync); }
+  SliceRef add_nvtx(const NvtxInfo& n) { return push_detail(trace_->nvtx, n, SliceKind::kNvtxRange); }
+  SliceRef add_cpu_op(const CpuOpInfo& c) { return push_detail(trace_->cpu_ops, c, SliceKind::kCpuOp); }
+  SliceRef add_api_call(const ApiInfo& a) { return push_detail(trace_->api_calls, a, SliceKind::kRuntimeApi); }
+  SliceRef add_sm_span(const SmSpanInfo& s) { return push_detail(trace_->sm_spans, s, SliceKind::kSmSpan); }
 
   // Appends a slice; dur < 0 is clamped to 0 with a warning count. Returns a provisional ref.
   EventRef add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
@@ -66,6 +67,15 @@ class TraceBuilder {
   Trace finish();
 
  private:
+  [[noreturn]] static void detail_table_full(SliceKind kind);
+  template <class T>
+  SliceRef push_detail(std::vector<T>& table, const T& value, SliceKind kind) {
+    if (table.size() > SliceRef::kMaxIndex) [[unlikely]]
+      detail_table_full(kind);
+    table.push_back(value);
+    return SliceRef(kind, static_cast<uint32_t>(table.size() - 1));
+  }
+
   std::unique_ptr<Trace> trace_;
   struct KeyHash {
     size_t operator()(const TrackKey& k) const noexcept;

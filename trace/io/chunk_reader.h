@@ -40,6 +40,8 @@ class ChunkReader {
   }
   // Verified, decompressed payload. Throws InputError on CRC mismatch or bad compression.
   std::vector<uint8_t> payload(const ChunkInfo& chunk) const;
+  // The same into `out`, reusing its memory (a reader decoding chunk after chunk).
+  void payload(const ChunkInfo& chunk, std::vector<uint8_t>& out) const;
 
  private:
   void scan();

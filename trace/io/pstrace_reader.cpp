@@ -1,12 +1,14 @@
 #include "trace/io/pstrace_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <zstd.h>
 
@@ -37,7 +39,10 @@ struct TrackState {
   int64_t file_parent = -1;
   std::vector<Segment> segments;
   bool sorted = true;
-  uint64_t reserve = 0;  // slices the file's chunks say this track has (bounded hint), reserved at its first chunk
+  uint64_t reserve = 0;   // slices the file's chunks say this track has (bounded hint), reserved at its first chunk
+  uint64_t expected = 0;  // the same, kept
+  uint64_t first_n = 0;   // slices of the first chunk decoded, and how many had a detail record of each kind
+  std::array<uint64_t, 16> first_kinds{};
 };
 
 // Chunk-type groups, decoded in this order so declarations exist before what refers to them.
@@ -61,6 +66,37 @@ int phase_of(uint32_t type) {
   }
 }
 constexpr int kPhases = 8;
+
+// Decodes a column of n varints with one bound check per value while 10 bytes remain (a varint
+// is at most 10 bytes), then through ByteReader's checked path; a malformed value is re-read by
+// ByteReader so errors and their offsets are the same as reading value by value.
+template <class Put>
+void varint_column(ByteReader& r, uint64_t n, Put&& put) {
+  const uint8_t* const begin = r.raw(0);
+  const uint8_t* p = begin;
+  const uint8_t* const fast_end = r.remaining() >= 10 ? begin + (r.remaining() - 9) : begin;
+  uint64_t i = 0;
+  for (; i < n && p < fast_end; ++i) {
+    const uint8_t* const at = p;
+    uint64_t v = *p++;
+    if (v >= 0x80) [[unlikely]] {
+      v &= 0x7F;
+      bool end = false;
+      for (int shift = 7; shift < 70 && !end; shift += 7) {
+        const uint8_t b = *p++;
+        v |= static_cast<uint64_t>(b & 0x7F) << shift;
+        end = !(b & 0x80);
+      }
+      if (!end) {
+        r.raw(static_cast<size_t>(at - begin));
+        r.varint();  // throws: longer than 10 bytes
+      }
+    }
+    put(i, v);
+  }
+  r.raw(static_cast<size_t>(p - begin));
+  for (; i < n; ++i) put(i, r.varint());
+}
 
 class Importer {
  public:
@@ -107,7 +143,18 @@ class Importer {
     }
     total_bytes_ = reader_.file_size();
     for (int ph = 0; ph < kPhases; ++ph) {
-      if (ph == 6) reserve_hints(phases[6]);
+      if (ph == 6) {
+        // Each track's first slices chunk first: its kinds, scaled to the track's count, size the
+        // trace-wide detail tables once (see reserve_details). Order does not change the result:
+        // rows are mapped through per-track segments and detail indexes are per record.
+        std::vector<const ChunkInfo*> order = reserve_hints(phases[6]);
+        for (const ChunkInfo* c : order) decode_chunk(*c);
+        reserve_details();
+        std::unordered_set<const ChunkInfo*> done(order.begin(), order.end());
+        for (const ChunkInfo* c : phases[6])
+          if (!done.count(c)) decode_chunk(*c);
+        continue;
+      }
       for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) decode_chunk(*c);
       if (ph == 4) finish_tracks();
     }
@@ -129,7 +176,7 @@ class Importer {
     if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
     std::vector<uint8_t>& payload = payload_;
     try {
-      payload = reader_.payload(c);
+      reader_.payload(c, payload);  // into the same buffer each time: its pages are touched once
     } catch (const InputError& e) {
       ++report_.chunks_skipped;
       warn(std::string(chunk_type_name(c.header.type)) + " chunk at byte " + std::to_string(c.offset) +
@@ -403,8 +450,10 @@ class Importer {
   // instead of growing by copies. Only a hint: unverified (the chunk's CRC is checked when it is
   // decoded), so each chunk adds at most kReserveSlicesPerByte x its stored bytes, and a lying
   // count costs no more memory than an honest file of that size could.
+  // Returns the first slices chunk of each track (by its head), in file order.
   static constexpr uint64_t kReserveSlicesPerByte = 4;
-  void reserve_hints(const std::vector<const ChunkInfo*>& chunks) {
+  std::vector<const ChunkInfo*> reserve_hints(const std::vector<const ChunkInfo*>& chunks) {
+    std::vector<const ChunkInfo*> firsts;
     if (!dctx_) dctx_.reset(ZSTD_createDCtx());
     for (const ChunkInfo* c : chunks) {
       if ((c->header.type & ~kChunkMustUnderstand) != static_cast<uint32_t>(ChunkType::kSlices)) continue;
@@ -412,7 +461,7 @@ class Importer {
       if (stored.empty()) continue;
       std::span<const uint8_t> head = stored;
       if (c->header.codec == Codec::kZstd) {
-        if (!dctx_) return;
+        if (!dctx_) return firsts;
         head_.resize(std::min<size_t>(stored.size() * kMaxExpansion, 64 << 10));
         ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
         ZSTD_inBuffer in{stored.data(), stored.size(), 0};
@@ -434,11 +483,42 @@ class Importer {
         r.varint();  // first row
         const uint64_t n = std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * stored.size());
         auto it = tracks_.find(file_track);
-        if (it != tracks_.end()) it->second.reserve += n;
+        if (it == tracks_.end()) continue;
+        if (it->second.reserve == 0 && it->second.first_n == 0) firsts.push_back(c);
+        it->second.reserve += n;
+        it->second.expected += n;
       } catch (const InputError&) {
         // the head did not fit the prefix, or is malformed: no hint (decoding reports the latter)
       }
     }
+    return firsts;
+  }
+
+  // After the first chunk of each track: each detail table gets room for what those chunks'
+  // kinds predict for the rest of their tracks (count x expected / decoded, + 1/32), at most the
+  // slices the heads announced (bounded above), in one allocation instead of doubling copies.
+  // An under-estimate only means the table grows as it would have.
+  void reserve_details() {
+    std::array<uint64_t, 16> want{};
+    for (auto& [index, st] : tracks_) {
+      if (st.first_n == 0 || st.expected <= st.first_n) continue;
+      const uint64_t rest = st.expected - st.first_n;
+      for (size_t k = 0; k < want.size(); ++k)
+        if (st.first_kinds[k]) want[k] += std::min(rest, (st.first_kinds[k] * rest + st.first_n - 1) / st.first_n * 33 / 32 + 64);
+    }
+    Trace& tr = b_.trace();
+    auto grow = [&](auto& table, SliceKind k) {
+      const uint64_t w = want[static_cast<size_t>(k)];
+      if (w) table.reserve(table.size() + std::min<uint64_t>(w, SliceRef::kMaxIndex));
+    };
+    grow(tr.kernels, SliceKind::kKernel);
+    grow(tr.memcpys, SliceKind::kMemcpy);
+    grow(tr.memsets, SliceKind::kMemset);
+    grow(tr.syncs, SliceKind::kSync);
+    grow(tr.nvtx, SliceKind::kNvtxRange);
+    grow(tr.cpu_ops, SliceKind::kCpuOp);
+    grow(tr.api_calls, SliceKind::kRuntimeApi);
+    grow(tr.sm_spans, SliceKind::kSmSpan);
   }
 
   TrackState* track_state(uint64_t file_track, uint64_t lost) {
@@ -520,9 +600,12 @@ class Importer {
     dur_.resize(n);
     name_.resize(n);
     kind_.resize(n);
-    TimeNs t = 0;
-    for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
-    for (uint64_t i = 0; i < n; ++i) dur_[i] = static_cast<TimeNs>(r.varint());
+    uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
+    varint_column(r, n, [&](uint64_t i, uint64_t z) {
+      t += (z >> 1) ^ (~(z & 1) + 1);
+      start_[i] = static_cast<TimeNs>(t);
+    });
+    varint_column(r, n, [&](uint64_t i, uint64_t v) { dur_[i] = static_cast<TimeNs>(v); });
     for (uint64_t i = 0; i < n; ++i) name_[i] = local_string(r, strs_);
     if (n) std::memcpy(kind_.data(), r.raw(n), n);
     if (has_args) {
@@ -539,6 +622,12 @@ class Importer {
     if (st->reserve) {  // the pre-pass's count for this track (reserve_hints), once
       b_.reserve_slices(bt, st->reserve, has_args);
       st->reserve = 0;
+    }
+    const bool first_of_track = st->first_n == 0;
+    if (first_of_track) {
+      st->first_n = n;
+      for (uint64_t i = 0; i < n; ++i)
+        if (!(kind_[i] & kNoDetailBit)) ++st->first_kinds[kind_[i] & 0x0F];
     }
     const size_t builder_first = b_.trace().tracks[bt].slices.size();
     if (builder_first + n >= UINT32_MAX) r.fail("too many slices on one track");

@@ -353,8 +353,9 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const Trace back = read_pstrace(file);
         const double l = cpu_seconds() - c0;
-        std::printf("load %" PRIu64 " events: %.3f wall s, %.3f cpu s (%.2f M/s cpu)\n", events_of(back),
-                    seconds_since(t0), l, events_of(back) / l / 1e6);
+        std::printf("load %" PRIu64 " events: %.3f wall s, %.3f cpu s (%.2f M/s cpu), trace %.0f MB (args %.0f MB), peak RSS %ld MB\n",
+                    events_of(back), seconds_since(t0), l, events_of(back) / l / 1e6, back.memory_bytes() / 1e6,
+                    back.args.memory_bytes() / 1e6, peak_rss_mb());
       }
       return 0;
     }
