@@ -112,3 +112,40 @@ TEST_CASE("Memory per kernel event stays within 48 bytes (names excluded)", "[co
   const double per_event = static_cast<double>(tr.memory_bytes() - strings - tr.tracks.capacity() * sizeof(Track)) / kN;
   REQUIRE(per_event <= 48.0);
 }
+
+TEST_CASE("append_slices gives the same columns as adding row by row", "[core][builder]") {
+  // the same 6 slices on two tracks: row by row on one, as two column runs on the other
+  const TimeNs start[] = {100, 50, 50, 300, 10, 400};
+  const TimeNs dur[] = {20, -5, 80, 10, 1000, 0};
+  const SliceRef ref[] = {SliceRef(SliceKind::kKernel, 0), SliceRef(), SliceRef(SliceKind::kCpuOp, 3), SliceRef(),
+                          SliceRef(), SliceRef(SliceKind::kKernel, 1)};
+  const uint32_t sets[] = {kNone32, kNone32, kNone32, 4, kNone32, 9};
+  TraceBuilder b;
+  const StringId name[] = {b.intern("a"), b.intern("b"), b.intern("c"), b.intern("d"), b.intern("e"), b.intern("f")};
+  const uint32_t rows = b.track(TrackKey{TrackKind::kCpuThread, 0, -1, 1});
+  const uint32_t runs = b.track(TrackKey{TrackKind::kCpuThread, 0, -1, 2});
+  for (int i = 0; i < 6; ++i) b.add_slice_with_arg_set(rows, start[i], dur[i], name[i], ref[i], sets[i]);
+  b.reserve_slices(runs, 6, true);
+  // the first run has no args: the column appears with the second, kNone32 before it
+  CHECK(b.append_slices(runs, std::span(start, 3), std::span(dur, 3), std::span(name, 3), std::span(ref, 3), {}) == 0);
+  CHECK(b.trace().tracks[runs].slices.args.empty());
+  CHECK(b.append_slices(runs, std::span(start + 3, 3), std::span(dur + 3, 3), std::span(name + 3, 3), std::span(ref + 3, 3),
+                        std::span(sets + 3, 3)) == 3);
+  CHECK(b.trace().tracks[runs].slices.start.capacity() == 6);  // reserved once, exactly
+  CHECK(b.negative_durations() == 2);  // one per track
+  REQUIRE_THROWS_AS(b.append_slices(runs, std::span(start, 2), std::span(dur, 1), std::span(name, 2), std::span(ref, 2), {}),
+                    std::invalid_argument);
+  const Trace t = b.finish();
+  const SliceColumns& x = t.tracks[rows].slices;
+  const SliceColumns& y = t.tracks[runs].slices;
+  CHECK(x.start == y.start);
+  CHECK(x.dur == y.dur);
+  CHECK(x.name == y.name);
+  CHECK(x.ref == y.ref);
+  CHECK(x.args == y.args);
+  CHECK(x.depth == y.depth);
+  // sorted by (start, longer first): e(10,1000) c(50,80) b(50,0 clamped) a(100) d(300) f(400)
+  CHECK(y.start == std::vector<TimeNs>{10, 50, 50, 100, 300, 400});
+  CHECK(y.dur == std::vector<TimeNs>{1000, 80, 0, 20, 10, 0});
+  CHECK(y.args == std::vector<uint32_t>{kNone32, kNone32, kNone32, kNone32, 4, 9});
+}

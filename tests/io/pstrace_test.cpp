@@ -424,3 +424,67 @@ TEST_CASE("Mutated payloads with valid checksums are read or rejected, never cra
   CHECK(rejected > 100);          // most flips of counts, kinds and indexes are caught
   fs::remove_all(dir);
 }
+
+TEST_CASE("Loading reserves each track and detail table once, and a lying chunk head cannot reserve more than its bytes", "[io][pstrace][damage]") {
+  const fs::path dir = test::temp_dir("pst-reserve");
+  const std::string path = (dir / "reserve.pstrace").string();
+  {
+    PstraceWriteOptions o;
+    o.codec = Codec::kNone;
+    o.slices_per_chunk = 200;  // 400 slices: two chunks of one track
+    PstraceWriter w(path, o);
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    const uint32_t t = w.add_track(d);
+    const StringId name = w.intern("aten::mm");
+    for (int i = 0; i < 400; ++i) {
+      CpuOpInfo c;
+      c.external_id = U64Split(static_cast<uint64_t>(i));
+      w.add_cpu_op(t, i * 10, 5, name, c);
+    }
+    w.close();
+  }
+  SECTION("an honest file: exactly the slices and records it holds") {
+    const Trace t = read_pstrace(path);
+    REQUIRE(t.slice_count() == 400);
+    // heads say 200 + 200; the first chunk's 200 CPU ops predict min(200, 200 x 33/32 + 64) more
+    CHECK(t.tracks[0].slices.start.capacity() == 400);
+    CHECK(t.tracks[0].slices.ref.capacity() == 400);
+    CHECK(t.cpu_ops.capacity() == 400);
+  }
+  SECTION("the second chunk's head claims 16383 slices and fails its checksum") {
+    ChunkReader r(path);
+    std::vector<const ChunkInfo*> slices;
+    for (const auto& c : r.chunks())
+      if (c.header.type == static_cast<uint32_t>(ChunkType::kSlices)) slices.push_back(&c);
+    REQUIRE(slices.size() == 2);
+    const ChunkInfo second = *slices[1];
+    const std::vector<uint8_t> p = r.payload(second);
+    ByteReader b(p.data(), p.size(), "", 0);
+    const uint64_t strings = b.varint();
+    for (uint64_t i = 0; i < strings; ++i) b.str();
+    b.varint();  // track
+    b.varint();  // first row
+    const auto at = static_cast<uint64_t>(b.offset());
+    REQUIRE(b.varint() == 200);  // 0xC8 0x01
+    {
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(static_cast<std::streamoff>(second.offset + 20 + at));
+      const char lie[2] = {static_cast<char>(0xFF), 0x7F};  // 16383
+      f.write(lie, 2);
+    }
+    PstraceFileReport report;
+    const Trace t = read_pstrace(path, {}, &report);
+    CHECK(t.slice_count() == 200);
+    CHECK(report.chunks_skipped == 1);
+    // the head is read before the checksum is checked, so the hint counts at most 4 slices per
+    // stored byte of the chunk: 200 + 4 x its length, far below the 16383 claimed
+    CHECK(t.tracks[0].slices.start.capacity() == 200 + 4 * second.header.length);
+    CHECK(4 * second.header.length < 16383);
+  }
+  fs::remove_all(dir);
+}

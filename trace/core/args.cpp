@@ -23,15 +23,20 @@ ArgStore::Pool& ArgStore::Pool::operator=(Pool&& o) noexcept {
   return *this;
 }
 
-void ArgStore::Pool::append(std::span<const Arg> args) {
-  if (size_ + args.size() > cap_) {
-    size_t cap = std::max<size_t>({64, cap_ + cap_ / 2, size_ + args.size()});
+Arg* ArgStore::Pool::tail(size_t n) {
+  if (size_ + n > cap_) {
+    size_t cap = std::max<size_t>({64, cap_ + cap_ / 2, size_ + n});
     void* grown = std::realloc(data_, cap * sizeof(Arg));
     if (!grown) throw std::bad_alloc();
     data_ = static_cast<Arg*>(grown);
     cap_ = cap;
   }
-  if (!args.empty()) std::memcpy(static_cast<void*>(data_ + size_), args.data(), args.size() * sizeof(Arg));
+  return data_ + size_;
+}
+
+void ArgStore::Pool::append(std::span<const Arg> args) {
+  Arg* at = tail(args.size());
+  if (!args.empty()) std::memcpy(static_cast<void*>(at), args.data(), args.size() * sizeof(Arg));
   size_ += args.size();
 }
 
@@ -110,6 +115,7 @@ uint32_t ArgStore::add(std::span<const Arg> args) {
   const auto id = static_cast<uint32_t>(offsets_.size() - 1);
   pool_.append(args);
   offsets_.push_back(static_cast<uint32_t>(pool_.size()));
+  hash_lo_.resize(id, 0);  // sets appended without the index have none
   hash_lo_.push_back(static_cast<uint32_t>(h));
   slots_[i] = (h >> 32 << 32) | (static_cast<uint64_t>(id) + 1);
   return id;
@@ -123,20 +129,33 @@ uint32_t ArgStore::append(std::span<const Arg> args) {
   const auto id = static_cast<uint32_t>(offsets_.size() - 1);
   pool_.append(args);
   offsets_.push_back(static_cast<uint32_t>(pool_.size()));
-  hash_lo_.push_back(0);  // never in the index
   return id;
 }
 
 uint32_t ArgStore::append_sets(std::span<const Arg> args, std::span<const uint32_t> ends) {
+  Arg* at = append_begin(args.size());
+  if (!args.empty()) std::memcpy(static_cast<void*>(at), args.data(), args.size() * sizeof(Arg));
+  return append_commit(args.size(), ends);
+}
+
+Arg* ArgStore::append_begin(size_t max_args) {
+  if (pool_.size() + max_args >= std::numeric_limits<uint32_t>::max()) throw std::length_error("argument store full");
+  return pool_.tail(max_args);
+}
+
+uint32_t ArgStore::append_commit(size_t used, std::span<const uint32_t> ends) {
   if (offsets_.empty()) offsets_.push_back(0);
-  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() ||
+  if (pool_.size() + used >= std::numeric_limits<uint32_t>::max() ||
       offsets_.size() + ends.size() >= std::numeric_limits<uint32_t>::max())
     throw std::length_error("argument store full");
+  if (pool_.size() + used > pool_.capacity()) throw std::logic_error("append_commit: more args than append_begin made room for");
   const auto first = static_cast<uint32_t>(offsets_.size() - 1);
   const auto base = static_cast<uint32_t>(pool_.size());
-  pool_.append(args);
-  for (uint32_t e : ends) offsets_.push_back(base + std::min<uint32_t>(e, static_cast<uint32_t>(args.size())));
-  hash_lo_.resize(offsets_.size() - 1, 0);
+  pool_.commit(used);
+  const size_t old = offsets_.size();
+  offsets_.resize(old + ends.size());
+  uint32_t* o = offsets_.data() + old;
+  for (size_t i = 0; i < ends.size(); ++i) o[i] = base + std::min<uint32_t>(ends[i], static_cast<uint32_t>(used));
   return first;
 }
 

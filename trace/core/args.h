@@ -56,6 +56,12 @@ class ArgStore {
   // Appends many sets in one go: set i is args[ends[i-1], ends[i]) (ends[-1] = 0). Returns the
   // id of the first; the others follow consecutively.
   uint32_t append_sets(std::span<const Arg> args, std::span<const uint32_t> ends);
+  // The same, decoded in place: room for up to `max_args` args at the returned pointer (valid
+  // until the next call that adds), then append_commit(used, ends) adds them as sets like
+  // append_sets (ends relative to the returned pointer). Nothing else may be added in between;
+  // an uncommitted write is simply forgotten.
+  Arg* append_begin(size_t max_args);
+  uint32_t append_commit(size_t used, std::span<const uint32_t> ends);
   std::span<const Arg> get(uint32_t set) const;
   size_t set_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   size_t memory_bytes() const;
@@ -74,6 +80,8 @@ class ArgStore {
     Pool& operator=(const Pool&) = delete;
     ~Pool() { std::free(data_); }
     void append(std::span<const Arg> args);
+    Arg* tail(size_t n);  // room for n more at the end, not yet counted
+    void commit(size_t n) { size_ += n; }
     const Arg* data() const { return data_; }
     size_t size() const { return size_; }
     size_t capacity() const { return cap_; }
@@ -85,7 +93,9 @@ class ArgStore {
 
   Pool pool_;
   std::vector<uint32_t> offsets_;  // set i is pool_[offsets_[i], offsets_[i+1])
-  std::vector<uint32_t> hash_lo_;  // low half of each set's hash (the slot holds the high half): cheap growth
+  // Low half of each indexed set's hash (the slot holds the high half): cheap growth. Sized only
+  // up to the last set add() indexed; appended sets need none.
+  std::vector<uint32_t> hash_lo_;
   // Dedup index: open addressing, at most half full, (hash >> 32) << 32 | (set + 1); 0 = empty.
   std::vector<uint64_t> slots_;
 };

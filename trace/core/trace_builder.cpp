@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -18,16 +19,11 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
   v.swap(out);
 }
 
-template <class T>
-SliceRef push_detail(std::vector<T>& table, const T& value, SliceKind kind) {
-  if (table.size() > SliceRef::kMaxIndex)
-    throw std::length_error(std::string("too many ") + std::string(to_string(kind)) +
-                            " records for one trace (limit 268 M)");
-  table.push_back(value);
-  return SliceRef(kind, static_cast<uint32_t>(table.size() - 1));
-}
-
 }  // namespace
+
+void TraceBuilder::detail_table_full(SliceKind kind) {
+  throw std::length_error(std::string("too many ") + std::string(to_string(kind)) + " records for one trace (limit 268 M)");
+}
 
 size_t TraceBuilder::KeyHash::operator()(const TrackKey& k) const noexcept {
   uint64_t h = static_cast<uint64_t>(k.kind) * 0x9e3779b97f4a7c15ull;
@@ -85,14 +81,6 @@ uint32_t TraceBuilder::add_launch_config(const LaunchConfig& c) {
   return idx;
 }
 
-SliceRef TraceBuilder::add_kernel(const KernelInfo& k) { return push_detail(trace_->kernels, k, SliceKind::kKernel); }
-SliceRef TraceBuilder::add_memcpy(const MemcpyInfo& m) { return push_detail(trace_->memcpys, m, SliceKind::kMemcpy); }
-SliceRef TraceBuilder::add_memset(const MemsetInfo& m) { return push_detail(trace_->memsets, m, SliceKind::kMemset); }
-SliceRef TraceBuilder::add_sync(const SyncInfo& s) { return push_detail(trace_->syncs, s, SliceKind::kSync); }
-SliceRef TraceBuilder::add_nvtx(const NvtxInfo& n) { return push_detail(trace_->nvtx, n, SliceKind::kNvtxRange); }
-SliceRef TraceBuilder::add_cpu_op(const CpuOpInfo& c) { return push_detail(trace_->cpu_ops, c, SliceKind::kCpuOp); }
-SliceRef TraceBuilder::add_api_call(const ApiInfo& a) { return push_detail(trace_->api_calls, a, SliceKind::kRuntimeApi); }
-SliceRef TraceBuilder::add_sm_span(const SmSpanInfo& s) { return push_detail(trace_->sm_spans, s, SliceKind::kSmSpan); }
 
 EventRef TraceBuilder::add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                  std::span<const Arg> args) {
@@ -119,6 +107,46 @@ EventRef TraceBuilder::add_slice_with_arg_set(uint32_t track, TimeNs start, Time
     s.args.push_back(arg_set);
   }
   return EventRef{track, index};
+}
+
+void TraceBuilder::reserve_slices(uint32_t track, size_t n, bool with_args) {
+  SliceColumns& s = trace_->tracks.at(track).slices;
+  const size_t want = s.size() + n;
+  s.start.reserve(want);
+  s.dur.reserve(want);
+  s.name.reserve(want);
+  s.ref.reserve(want);
+  if (with_args) s.args.reserve(want);
+}
+
+uint32_t TraceBuilder::append_slices(uint32_t track, std::span<const TimeNs> start, std::span<const TimeNs> dur,
+                                     std::span<const StringId> name, std::span<const SliceRef> ref,
+                                     std::span<const uint32_t> arg_sets) {
+  SliceColumns& s = trace_->tracks.at(track).slices;
+  const size_t n = start.size();
+  if (dur.size() != n || name.size() != n || ref.size() != n || (!arg_sets.empty() && arg_sets.size() != n))
+    throw std::invalid_argument("append_slices: columns of different lengths");
+  const size_t first = s.size();
+  if (first + n >= std::numeric_limits<uint32_t>::max() - 1)
+    throw std::length_error("too many slices on one track (limit 4 G)");
+  s.start.insert(s.start.end(), start.begin(), start.end());
+  s.dur.insert(s.dur.end(), dur.begin(), dur.end());
+  size_t negative = 0;
+  for (const TimeNs v : dur) negative += v < 0;
+  if (negative) {
+    negative_durations_ += negative;
+    for (size_t i = first; i < first + n; ++i) s.dur[i] = std::max<TimeNs>(s.dur[i], 0);
+  }
+  s.name.insert(s.name.end(), name.begin(), name.end());
+  s.ref.insert(s.ref.end(), ref.begin(), ref.end());
+  bool any_args = !s.args.empty();
+  for (size_t i = 0; i < arg_sets.size() && !any_args; ++i) any_args = arg_sets[i] != kNone32;
+  if (any_args) {
+    if (s.args.empty()) s.args.assign(first, kNone32);
+    if (arg_sets.empty()) s.args.resize(first + n, kNone32);
+    else s.args.insert(s.args.end(), arg_sets.begin(), arg_sets.end());
+  }
+  return static_cast<uint32_t>(first);
 }
 
 void TraceBuilder::add_counter_sample(uint32_t track, TimeNs t, double value) {

@@ -32,14 +32,15 @@ class TraceBuilder {
   uint32_t add_link(const Link& link);  // dedups identical links
 
   uint32_t add_launch_config(const LaunchConfig& c);  // interned
-  SliceRef add_kernel(const KernelInfo& k);
-  SliceRef add_memcpy(const MemcpyInfo& m);
-  SliceRef add_memset(const MemsetInfo& m);
-  SliceRef add_sync(const SyncInfo& s);
-  SliceRef add_nvtx(const NvtxInfo& n);
-  SliceRef add_cpu_op(const CpuOpInfo& c);
-  SliceRef add_api_call(const ApiInfo& a);
-  SliceRef add_sm_span(const SmSpanInfo& s);
+  // Detail records (inline: readers call these once per event).
+  SliceRef add_kernel(const KernelInfo& k) { return push_detail(trace_->kernels, k, SliceKind::kKernel); }
+  SliceRef add_memcpy(const MemcpyInfo& m) { return push_detail(trace_->memcpys, m, SliceKind::kMemcpy); }
+  SliceRef add_memset(const MemsetInfo& m) { return push_detail(trace_->memsets, m, SliceKind::kMemset); }
+  SliceRef add_sync(const SyncInfo& s) { return push_detail(trace_->syncs, s, SliceKind::kSync); }
+  SliceRef add_nvtx(const NvtxInfo& n) { return push_detail(trace_->nvtx, n, SliceKind::kNvtxRange); }
+  SliceRef add_cpu_op(const CpuOpInfo& c) { return push_detail(trace_->cpu_ops, c, SliceKind::kCpuOp); }
+  SliceRef add_api_call(const ApiInfo& a) { return push_detail(trace_->api_calls, a, SliceKind::kRuntimeApi); }
+  SliceRef add_sm_span(const SmSpanInfo& s) { return push_detail(trace_->sm_spans, s, SliceKind::kSmSpan); }
 
   // Appends a slice; dur < 0 is clamped to 0 with a warning count. Returns a provisional ref.
   EventRef add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
@@ -48,6 +49,14 @@ class TraceBuilder {
   // deduplicated input skip the per-slice lookup (ArgStore::append).
   EventRef add_slice_with_arg_set(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                   uint32_t arg_set);
+  // Readers of columnar input (.pstrace): room for `n` more slices on a track (a hint the caller
+  // bounds by the bytes it holds; `with_args`: the args column too), and a run of slices appended
+  // column by column in one go, with exactly the result of add_slice_with_arg_set row by row
+  // (`arg_sets` empty: none of them has args). Returns the provisional row of the first.
+  void reserve_slices(uint32_t track, size_t n, bool with_args);
+  uint32_t append_slices(uint32_t track, std::span<const TimeNs> start, std::span<const TimeNs> dur,
+                         std::span<const StringId> name, std::span<const SliceRef> ref,
+                         std::span<const uint32_t> arg_sets);
   void add_counter_sample(uint32_t track, TimeNs t, double value);
   void add_flow(EventRef from, EventRef to, FlowKind kind);
   uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()
@@ -58,6 +67,15 @@ class TraceBuilder {
   Trace finish();
 
  private:
+  [[noreturn]] static void detail_table_full(SliceKind kind);
+  template <class T>
+  SliceRef push_detail(std::vector<T>& table, const T& value, SliceKind kind) {
+    if (table.size() > SliceRef::kMaxIndex) [[unlikely]]
+      detail_table_full(kind);
+    table.push_back(value);
+    return SliceRef(kind, static_cast<uint32_t>(table.size() - 1));
+  }
+
   std::unique_ptr<Trace> trace_;
   struct KeyHash {
     size_t operator()(const TrackKey& k) const noexcept;

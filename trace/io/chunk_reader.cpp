@@ -166,6 +166,12 @@ void ChunkReader::scan() {
 }
 
 std::vector<uint8_t> ChunkReader::payload(const ChunkInfo& c) const {
+  std::vector<uint8_t> out;
+  payload(c, out);
+  return out;
+}
+
+void ChunkReader::payload(const ChunkInfo& c, std::vector<uint8_t>& out) const {
   if (c.offset > size_ || size_ - c.offset < kChunkHeaderBytes || c.header.length > size_ - c.offset - kChunkHeaderBytes)
     fail_at(path_, static_cast<int64_t>(c.offset), "chunk extends past end of file");
   const uint64_t body = c.offset + kChunkHeaderBytes;
@@ -173,7 +179,7 @@ std::vector<uint8_t> ChunkReader::payload(const ChunkInfo& c) const {
   if (crc32c(p, c.header.length) != c.header.crc32c)
     fail_at(path_, static_cast<int64_t>(c.offset),
             "checksum mismatch in " + std::string(chunk_type_name(c.header.type)) + " chunk");
-  if (c.header.codec == Codec::kNone) return std::vector<uint8_t>(p, p + c.header.length);
+  if (c.header.codec == Codec::kNone) return out.assign(p, p + c.header.length);
   if (c.header.codec != Codec::kZstd)
     fail_at(path_, static_cast<int64_t>(c.offset), "unknown codec " + std::to_string(static_cast<uint32_t>(c.header.codec)));
   const unsigned long long n = ZSTD_getFrameContentSize(p, c.header.length);
@@ -182,12 +188,11 @@ std::vector<uint8_t> ChunkReader::payload(const ChunkInfo& c) const {
   if (n > kMaxChunkBytes || n > c.header.length * kMaxExpansion)
     fail_at(path_, static_cast<int64_t>(body), "zstd frame claims " + std::to_string(n) +
                                                     " bytes, more than the chunk size allows");
-  std::vector<uint8_t> out(n);
+  out.resize(n);
   const size_t got = ZSTD_decompress(out.data(), out.size(), p, c.header.length);
   if (ZSTD_isError(got) || got != n)
     fail_at(path_, static_cast<int64_t>(body), std::string("zstd decompression failed: ") +
                                                     (ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output"));
-  return out;
 }
 
 }  // namespace parascope

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,15 @@ class ChunkReader {
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
 
+  // The payload as stored (compressed, not verified); empty if the chunk lies outside the file.
+  std::span<const uint8_t> stored(const ChunkInfo& c) const {
+    return c.offset + kChunkHeaderBytes + c.header.length <= size_ ? std::span<const uint8_t>(data_ + c.offset + kChunkHeaderBytes, c.header.length)
+                                                                  : std::span<const uint8_t>();
+  }
   // Verified, decompressed payload. Throws InputError on CRC mismatch or bad compression.
   std::vector<uint8_t> payload(const ChunkInfo& chunk) const;
+  // The same into `out`, reusing its memory (a reader decoding chunk after chunk).
+  void payload(const ChunkInfo& chunk, std::vector<uint8_t>& out) const;
 
  private:
   void scan();

@@ -1,10 +1,16 @@
 #include "trace/io/pstrace_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <span>
 #include <unordered_map>
+#include <unordered_set>
+
+#include <zstd.h>
 
 #include "trace/core/error.h"
 #include "trace/io/chrome_json_parser.h"
@@ -33,6 +39,10 @@ struct TrackState {
   int64_t file_parent = -1;
   std::vector<Segment> segments;
   bool sorted = true;
+  uint64_t reserve = 0;   // slices the file's chunks say this track has (bounded hint), reserved at its first chunk
+  uint64_t expected = 0;  // the same, kept
+  uint64_t first_n = 0;   // slices of the first chunk decoded, and how many had a detail record of each kind
+  std::array<uint64_t, 16> first_kinds{};
 };
 
 // Chunk-type groups, decoded in this order so declarations exist before what refers to them.
@@ -56,6 +66,37 @@ int phase_of(uint32_t type) {
   }
 }
 constexpr int kPhases = 8;
+
+// Decodes a column of n varints with one bound check per value while 10 bytes remain (a varint
+// is at most 10 bytes), then through ByteReader's checked path; a malformed value is re-read by
+// ByteReader so errors and their offsets are the same as reading value by value.
+template <class Put>
+void varint_column(ByteReader& r, uint64_t n, Put&& put) {
+  const uint8_t* const begin = r.raw(0);
+  const uint8_t* p = begin;
+  const uint8_t* const fast_end = r.remaining() >= 10 ? begin + (r.remaining() - 9) : begin;
+  uint64_t i = 0;
+  for (; i < n && p < fast_end; ++i) {
+    const uint8_t* const at = p;
+    uint64_t v = *p++;
+    if (v >= 0x80) [[unlikely]] {
+      v &= 0x7F;
+      bool end = false;
+      for (int shift = 7; shift < 70 && !end; shift += 7) {
+        const uint8_t b = *p++;
+        v |= static_cast<uint64_t>(b & 0x7F) << shift;
+        end = !(b & 0x80);
+      }
+      if (!end) {
+        r.raw(static_cast<size_t>(at - begin));
+        r.varint();  // throws: longer than 10 bytes
+      }
+    }
+    put(i, v);
+  }
+  r.raw(static_cast<size_t>(p - begin));
+  for (; i < n; ++i) put(i, r.varint());
+}
 
 class Importer {
  public:
@@ -102,6 +143,18 @@ class Importer {
     }
     total_bytes_ = reader_.file_size();
     for (int ph = 0; ph < kPhases; ++ph) {
+      if (ph == 6) {
+        // Each track's first slices chunk first: its kinds, scaled to the track's count, size the
+        // trace-wide detail tables once (see reserve_details). Order does not change the result:
+        // rows are mapped through per-track segments and detail indexes are per record.
+        std::vector<const ChunkInfo*> order = reserve_hints(phases[6]);
+        for (const ChunkInfo* c : order) decode_chunk(*c);
+        reserve_details();
+        std::unordered_set<const ChunkInfo*> done(order.begin(), order.end());
+        for (const ChunkInfo* c : phases[6])
+          if (!done.count(c)) decode_chunk(*c);
+        continue;
+      }
       for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) decode_chunk(*c);
       if (ph == 4) finish_tracks();
     }
@@ -123,7 +176,7 @@ class Importer {
     if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
     std::vector<uint8_t>& payload = payload_;
     try {
-      payload = reader_.payload(c);
+      reader_.payload(c, payload);  // into the same buffer each time: its pages are touched once
     } catch (const InputError& e) {
       ++report_.chunks_skipped;
       warn(std::string(chunk_type_name(c.header.type)) + " chunk at byte " + std::to_string(c.offset) +
@@ -392,6 +445,82 @@ class Importer {
 
   // --- data ---------------------------------------------------------------------------------
 
+  // Slices per track, from the head of each slices chunk (string table, track, first row, count;
+  // zstd chunks are decompressed only that far), so each track's columns are allocated once
+  // instead of growing by copies. Only a hint: unverified (the chunk's CRC is checked when it is
+  // decoded), so each chunk adds at most kReserveSlicesPerByte x its stored bytes, and a lying
+  // count costs no more memory than an honest file of that size could.
+  // Returns the first slices chunk of each track (by its head), in file order.
+  static constexpr uint64_t kReserveSlicesPerByte = 4;
+  std::vector<const ChunkInfo*> reserve_hints(const std::vector<const ChunkInfo*>& chunks) {
+    std::vector<const ChunkInfo*> firsts;
+    if (!dctx_) dctx_.reset(ZSTD_createDCtx());
+    for (const ChunkInfo* c : chunks) {
+      if ((c->header.type & ~kChunkMustUnderstand) != static_cast<uint32_t>(ChunkType::kSlices)) continue;
+      const std::span<const uint8_t> stored = reader_.stored(*c);
+      if (stored.empty()) continue;
+      std::span<const uint8_t> head = stored;
+      if (c->header.codec == Codec::kZstd) {
+        if (!dctx_) return firsts;
+        head_.resize(std::min<size_t>(stored.size() * kMaxExpansion, 64 << 10));
+        ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
+        ZSTD_inBuffer in{stored.data(), stored.size(), 0};
+        ZSTD_outBuffer out{head_.data(), head_.size(), 0};
+        while (out.pos < out.size) {
+          const size_t before_in = in.pos, before_out = out.pos;
+          const size_t ret = ZSTD_decompressStream(dctx_.get(), &out, &in);
+          if (ZSTD_isError(ret) || ret == 0 || (in.pos == before_in && out.pos == before_out)) break;
+        }
+        head = std::span<const uint8_t>(head_.data(), out.pos);
+      } else if (c->header.codec != Codec::kNone) {
+        continue;
+      }
+      try {
+        ByteReader r(head.data(), head.size(), path_, 0);
+        const uint64_t strings = r.varint();
+        for (uint64_t i = 0; i < strings; ++i) r.str();
+        const uint64_t file_track = r.varint();
+        r.varint();  // first row
+        const uint64_t n = std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * stored.size());
+        auto it = tracks_.find(file_track);
+        if (it == tracks_.end()) continue;
+        if (it->second.reserve == 0 && it->second.first_n == 0) firsts.push_back(c);
+        it->second.reserve += n;
+        it->second.expected += n;
+      } catch (const InputError&) {
+        // the head did not fit the prefix, or is malformed: no hint (decoding reports the latter)
+      }
+    }
+    return firsts;
+  }
+
+  // After the first chunk of each track: each detail table gets room for what those chunks'
+  // kinds predict for the rest of their tracks (count x expected / decoded, + 1/32), at most the
+  // slices the heads announced (bounded above), in one allocation instead of doubling copies.
+  // An under-estimate only means the table grows as it would have.
+  void reserve_details() {
+    std::array<uint64_t, 16> want{};
+    for (auto& [index, st] : tracks_) {
+      if (st.first_n == 0 || st.expected <= st.first_n) continue;
+      const uint64_t rest = st.expected - st.first_n;
+      for (size_t k = 0; k < want.size(); ++k)
+        if (st.first_kinds[k]) want[k] += std::min(rest, (st.first_kinds[k] * rest + st.first_n - 1) / st.first_n * 33 / 32 + 64);
+    }
+    Trace& tr = b_.trace();
+    auto grow = [&](auto& table, SliceKind k) {
+      const uint64_t w = want[static_cast<size_t>(k)];
+      if (w) table.reserve(table.size() + std::min<uint64_t>(w, SliceRef::kMaxIndex));
+    };
+    grow(tr.kernels, SliceKind::kKernel);
+    grow(tr.memcpys, SliceKind::kMemcpy);
+    grow(tr.memsets, SliceKind::kMemset);
+    grow(tr.syncs, SliceKind::kSync);
+    grow(tr.nvtx, SliceKind::kNvtxRange);
+    grow(tr.cpu_ops, SliceKind::kCpuOp);
+    grow(tr.api_calls, SliceKind::kRuntimeApi);
+    grow(tr.sm_spans, SliceKind::kSmSpan);
+  }
+
   TrackState* track_state(uint64_t file_track, uint64_t lost) {
     auto it = tracks_.find(file_track);
     if (it != tracks_.end()) return &it->second;
@@ -430,14 +559,21 @@ class Importer {
       shape_fields_.push_back(static_cast<uint32_t>(shape_keys_.size()));
     }
     prev_values_.assign(shape_keys_.size(), 0);
-    arg_pool_.clear();
     arg_offsets_.clear();
     const uint64_t k = r.count(1, "argument set");
+    // Decoded straight into the trace's pool. Each value takes at least one byte of the payload,
+    // so the room asked for is bounded by the bytes present (and by k sets of the widest shape).
+    uint32_t widest = 0;
+    for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, shape_fields_[i + 1] - shape_fields_[i]);
+    const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
+    Arg* const out = k ? b_.trace().args.append_begin(room) : nullptr;
+    size_t used = 0;
     for (uint64_t i = 0; i < k; ++i) {
       const uint64_t sh = r.varint();
       if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
+      if (used + (shape_fields_[sh + 1] - shape_fields_[sh]) > room) r.fail("argument set past the end of the chunk");
       for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
-        Arg a;
+        Arg& a = out[used++];
         a.key = shape_keys_[f];
         int64_t& prev = prev_values_[f];
         switch (shape_types_[f]) {
@@ -454,21 +590,22 @@ class Importer {
           case ArgValue::Type::kString: a.value = ArgValue::of_string(local_string(r, strs_)); break;
           case ArgValue::Type::kJson: a.value = ArgValue::of_json(local_string(r, strs_)); break;
         }
-        arg_pool_.push_back(a);
       }
-      arg_offsets_.push_back(static_cast<uint32_t>(arg_pool_.size()));
+      arg_offsets_.push_back(static_cast<uint32_t>(used));
     }
     // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
-    const uint32_t first_set =
-        k ? b_.trace().args.append_sets(arg_pool_, arg_offsets_) : 0;
+    const uint32_t first_set = k ? b_.trace().args.append_commit(used, arg_offsets_) : 0;
     const bool has_args = r.u8() != 0;
     start_.resize(n);
     dur_.resize(n);
     name_.resize(n);
     kind_.resize(n);
-    TimeNs t = 0;
-    for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
-    for (uint64_t i = 0; i < n; ++i) dur_[i] = static_cast<TimeNs>(r.varint());
+    uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
+    varint_column(r, n, [&](uint64_t i, uint64_t z) {
+      t += (z >> 1) ^ (~(z & 1) + 1);
+      start_[i] = static_cast<TimeNs>(t);
+    });
+    varint_column(r, n, [&](uint64_t i, uint64_t v) { dur_[i] = static_cast<TimeNs>(v); });
     for (uint64_t i = 0; i < n; ++i) name_[i] = local_string(r, strs_);
     if (n) std::memcpy(kind_.data(), r.raw(n), n);
     if (has_args) {
@@ -482,6 +619,16 @@ class Importer {
     TrackState* st = track_state(file_track, n);
     if (!st) return;
     const uint32_t bt = st->builder;
+    if (st->reserve) {  // the pre-pass's count for this track (reserve_hints), once
+      b_.reserve_slices(bt, st->reserve, has_args);
+      st->reserve = 0;
+    }
+    const bool first_of_track = st->first_n == 0;
+    if (first_of_track) {
+      st->first_n = n;
+      for (uint64_t i = 0; i < n; ++i)
+        if (!(kind_[i] & kNoDetailBit)) ++st->first_kinds[kind_[i] & 0x0F];
+    }
     const size_t builder_first = b_.trace().tracks[bt].slices.size();
     if (builder_first + n >= UINT32_MAX) r.fail("too many slices on one track");
     if (!st->segments.empty() && st->segments.back().file_first > first_row) st->sorted = false;
@@ -492,6 +639,7 @@ class Importer {
       prev_corr += r.svarint();
       return static_cast<uint32_t>(prev_corr);
     };
+    ref_.resize(n);
     for (uint64_t i = 0; i < n; ++i) {
       const uint8_t kb = kind_[i];
       if ((kb & 0x0F) >= static_cast<uint8_t>(SliceKind::kCount) || (kb & 0xE0))
@@ -586,8 +734,11 @@ class Importer {
           default: r.fail("slice kind " + std::string(to_string(kind)) + " has no detail record");
         }
       }
-      b_.add_slice_with_arg_set(bt, start_[i], dur_[i], name_[i], ref, has_args && set_[i] ? first_set + set_[i] - 1 : kNone32);
+      ref_[i] = ref;
     }
+    if (has_args)
+      for (uint64_t i = 0; i < n; ++i) set_[i] = set_[i] ? first_set + set_[i] - 1 : kNone32;
+    b_.append_slices(bt, start_, dur_, name_, ref_, has_args ? std::span<const uint32_t>(set_) : std::span<const uint32_t>());
     report_.slices += static_cast<int64_t>(n);
   }
 
@@ -686,6 +837,7 @@ class Importer {
   void resolve() {
     Trace& tr = b_.trace();
     size_t dangling = 0;
+    tr.flows.reserve(tr.flows.size() + flows_.size());  // exact: the flows decoded, not a count read from the file
     for (const PendingFlow& f : flows_) {
       const EventRef from = resolve(f.from), to = resolve(f.to);
       if (!from.valid() || !to.valid()) {
@@ -731,13 +883,17 @@ class Importer {
   CollectorImport collector_;
   uint64_t done_bytes_ = 0, total_bytes_ = 0;
   std::vector<uint8_t> payload_;
+  struct DctxFree {
+    void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
+  };
+  std::unique_ptr<ZSTD_DCtx, DctxFree> dctx_;
+  std::vector<uint8_t> head_;
   std::vector<StringId> strs_;
   std::unordered_map<uint64_t, uint32_t> proc_, dev_, link_;
   std::unordered_map<uint64_t, TrackState> tracks_;
   std::unordered_map<uint32_t, uint32_t> dev_by_ordinal_;
   uint32_t default_process_ = ~0u;
   std::vector<uint32_t> configs_;
-  std::vector<Arg> arg_pool_;
   std::vector<uint32_t> arg_offsets_;
   std::vector<StringId> shape_keys_;
   std::vector<ArgValue::Type> shape_types_;
@@ -746,6 +902,7 @@ class Importer {
   std::vector<TimeNs> start_, dur_;
   std::vector<StringId> name_;
   std::vector<uint8_t> kind_;
+  std::vector<SliceRef> ref_;
   std::vector<uint32_t> set_;
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
   std::vector<PendingFlow> flows_;

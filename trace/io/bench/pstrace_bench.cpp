@@ -7,6 +7,7 @@
 //
 //   parascope-bench-pstrace [--events N] [--dir DIR] [--json OUT] [--keep]
 //   parascope-bench-pstrace --only-native FILE.pstrace   (write/load phases on an existing file: profiling)
+//   parascope-bench-pstrace --load-only FILE.pstrace [N]  (N loads of a file and nothing else: profiling)
 #include <sys/resource.h>
 
 #include <charconv>
@@ -343,6 +344,21 @@ int main(int argc, char** argv) {
     else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--json" && i + 1 < argc) json_out = argv[++i];
     else if (a == "--keep") keep = true;
+    else if (a == "--load-only" && i + 1 < argc) {
+      // repeated loads of one file and nothing else (profiling the reader)
+      const std::string file = argv[++i];
+      const int repeat = i + 1 < argc ? std::atoi(argv[++i]) : 3;
+      for (int run = 0; run < repeat; ++run) {
+        const double c0 = cpu_seconds();
+        const auto t0 = std::chrono::steady_clock::now();
+        const Trace back = read_pstrace(file);
+        const double l = cpu_seconds() - c0;
+        std::printf("load %" PRIu64 " events: %.3f wall s, %.3f cpu s (%.2f M/s cpu), trace %.0f MB (args %.0f MB), peak RSS %ld MB\n",
+                    events_of(back), seconds_since(t0), l, events_of(back) / l / 1e6, back.memory_bytes() / 1e6,
+                    back.args.memory_bytes() / 1e6, peak_rss_mb());
+      }
+      return 0;
+    }
     else if (a == "--only-native" && i + 1 < argc) {
       const Trace t = read_pstrace(argv[++i]);
       const std::string out = (fs::temp_directory_path() / "parascope-bench-only-native.pstrace").string();
