@@ -80,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   progress_->setMaximumWidth(220);
   progress_->hide();
   cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setObjectName("load_cancel");  // the docks have Cancel buttons of their own
   cancel_->hide();
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(progress_);

@@ -87,7 +87,8 @@ TEST_CASE("simulate and calibrate: a failed output leaves no file under the chos
   INFO("simulate stderr: " << r.err);
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("File too large") != std::string::npos);
-  r = limited(8, cli + " simulate -t hgx_h200x8 -w allreduce:bytes=64MiB,gpus=8 --sweep channels=1,4 -o " + (dir / "sweep").string());
+  // a sweep writes one .pstrace per value: small chunks make each far beyond 8 KiB (2.4 MB, 0.6 MB)
+  r = limited(8, cli + " simulate -t hgx_h200x8 -w allreduce:bytes=256MiB,gpus=8,chunk=64KiB --sweep channels=1,4 -o " + (dir / "sweep").string());
   INFO("sweep stderr: " << r.err);
   CHECK(r.exit_code == 1);
   CHECK((!fs::exists(dir / "sweep") || names_in(dir / "sweep").empty()));
