@@ -11,6 +11,7 @@
 
 #include "trace/core/error.h"
 #include "trace/io/collector_records.h"
+#include "trace/io/cuda_activity_names.h"
 #include "trace/io/nccl_records.h"
 #include "trace/io/probe_chunk.h"
 #include "trace/io/pstrace_codec.h"
@@ -68,25 +69,6 @@ MemoryKind memory_kind_of(uint32_t k) {
   }
 }
 
-std::string_view memory_label(MemoryKind k) {
-  switch (k) {
-    case MemoryKind::kPageable: return "Pageable";
-    case MemoryKind::kPinned: return "Pinned";
-    case MemoryKind::kDevice: return "Device";
-    case MemoryKind::kArray: return "Array";
-    case MemoryKind::kManaged: return "Managed";
-    default: return "Unknown";
-  }
-}
-
-// "cudaLaunchKernel_v7000" → "cudaLaunchKernel" (the name users and Kineto know).
-std::string_view strip_api_version(std::string_view n) {
-  const size_t v = n.rfind("_v");
-  if (v == std::string_view::npos || v + 2 >= n.size()) return n;
-  for (size_t i = v + 2; i < n.size(); ++i)
-    if (n[i] < '0' || n[i] > '9') return n;
-  return n.substr(0, v);
-}
 
 // CUpti_ActivityOverheadKind
 std::string overhead_name(uint32_t k) {
@@ -475,10 +457,7 @@ struct CollectorImport::State {
         default: break;
       }
     }
-    std::string name = "Memcpy";
-    if (const auto label = copy_label(a.copy_kind); !label.empty()) name += " " + std::string(label);
-    if (m.src_memory != MemoryKind::kUnknown || m.dst_memory != MemoryKind::kUnknown)
-      name += " (" + std::string(memory_label(m.src_memory)) + " -> " + std::string(memory_label(m.dst_memory)) + ")";
+    const std::string name = memcpy_name(copy_label(a.copy_kind), m.src_memory, m.dst_memory);
     const EventRef e = b.add_slice(stream_track(dev, a.stream, a.context), t(a.start_ns), dur(a), b.intern(name), b.add_memcpy(m));
     if (a.correlation) gpu_by_corr.emplace_back(a.correlation, e);
     ++report.memcpys;
@@ -491,7 +470,7 @@ struct CollectorImport::State {
     m.correlation = a.correlation;
     m.value = a.value;
     m.memory = memory_kind_of(a.memory_kind);
-    const std::string name = "Memset (" + std::string(memory_label(m.memory)) + ")";
+    const std::string name = memset_name(m.memory);
     const EventRef e = b.add_slice(stream_track(dev, a.stream, a.context), t(a.start_ns), dur(a), b.intern(name), b.add_memset(m));
     if (a.correlation) gpu_by_corr.emplace_back(a.correlation, e);
     ++report.memsets;

@@ -12,6 +12,7 @@
 
 #include "trace/core/error.h"
 #include "trace/io/chrome_json_parser.h"
+#include "trace/io/cuda_activity_names.h"
 
 namespace parascope {
 
@@ -102,25 +103,6 @@ MemoryKind memory_kind_of(int64_t k) {
   }
 }
 
-std::string_view memory_label(MemoryKind k) {
-  switch (k) {
-    case MemoryKind::kPageable: return "Pageable";
-    case MemoryKind::kPinned: return "Pinned";
-    case MemoryKind::kDevice: return "Device";
-    case MemoryKind::kArray: return "Array";
-    case MemoryKind::kManaged: return "Managed";
-    default: return "Unknown";
-  }
-}
-
-// "cudaLaunchKernel_v7000" → "cudaLaunchKernel" (the name users and Kineto know).
-std::string_view strip_api_version(std::string_view n) {
-  const size_t v = n.rfind("_v");
-  if (v == std::string_view::npos || v + 2 >= n.size()) return n;
-  for (size_t i = v + 2; i < n.size(); ++i)
-    if (n[i] < '0' || n[i] > '9') return n;
-  return n.substr(0, v);
-}
 
 class Importer {
  public:
@@ -435,10 +417,7 @@ class Importer {
       if (!s.null(10)) m.src_device = static_cast<uint16_t>(device(gpid, s.i(10)));
       if (!s.null(11)) m.dst_device = static_cast<uint16_t>(device(gpid, s.i(11)));
       if (m.copy_kind == CopyKind::kPtoP && m.src_device == kNoDevice) m.src_device = self;
-      std::string name = "Memcpy";
-      if (const auto label = copy_kind_label(kind); !label.empty()) name += " " + std::string(label);
-      if (m.src_memory != MemoryKind::kUnknown || m.dst_memory != MemoryKind::kUnknown)
-        name += " (" + std::string(memory_label(m.src_memory)) + " -> " + std::string(memory_label(m.dst_memory)) + ")";
+      const std::string name = memcpy_name(copy_kind_label(kind), m.src_memory, m.dst_memory);
       const EventRef e = b_.add_slice(track, t(s, 0), dur(s, 0, 1), b_.intern(name), b_.add_memcpy(m));
       gpu_activity(static_cast<uint64_t>(gpid), m.correlation, e);
       row_done();
@@ -457,7 +436,7 @@ class Importer {
       m.correlation = static_cast<uint32_t>(s.i(4));
       m.value = static_cast<uint32_t>(s.i(6));
       m.memory = s.null(8) ? MemoryKind::kUnknown : memory_kind_of(s.i(8));
-      const std::string name = "Memset (" + std::string(memory_label(m.memory)) + ")";
+      const std::string name = memset_name(m.memory);
       const EventRef e = b_.add_slice(stream_track(dev, s.i(3)), t(s, 0), dur(s, 0, 1), b_.intern(name), b_.add_memset(m));
       gpu_activity(static_cast<uint64_t>(s.i(5)), m.correlation, e);
       row_done();
