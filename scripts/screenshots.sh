@@ -23,6 +23,8 @@ mkdir -p "$XDG_RUNTIME_DIR" "$HOME" && chmod 700 "$XDG_RUNTIME_DIR"
 cp -r resources/captures/h200x2_2026-11-30/tp_overlap_b1 "$tmp/tp_overlap_b1"          # Kineto, TP MLP + overlapped all-reduce
 cp -r resources/samples/record_torch_nccl_2xh200 "$tmp/record_torch_nccl_2xh200"         # collector, measured NVLink counters
 cp -r resources/samples/fused_probe_2xh200 "$tmp/fused_probe_2xh200"                     # per-SM probe lanes
+cp -r resources/captures/h200x2_2026-11-30/tp_serial_b1 "$tmp/tp_serial_b1"              # TP step, serial all-reduce
+cp -r resources/captures/h200x2_2026-11-30/tp_serial_b1_nch4 "$tmp/tp_serial_b1_nch4"    # the same with NCCL on 4 channels
 mkdir -p "$out"
 
 shot() {  # shot NAME INPUT [gui options...]
@@ -39,6 +41,8 @@ shot links "$tmp/record_torch_nccl_2xh200" --show links --dock-size 420
 shot topology "$tmp/record_torch_nccl_2xh200" --show topology --dock-size 620
 shot roofline "$tmp/tp_overlap_b1" --show roofline --dock-size 460
 shot kernel_stats "$tmp/tp_overlap_b1" --show stats --dock-size 380
+shot whatif "$tmp/tp_serial_b1" --show whatif --dock-size 520 --whatif "channels=4"
+shot diff "$tmp/tp_serial_b1" --show diff --dock-size 520 --compare "$tmp/tp_serial_b1_nch4"
 
 # the report: the what-if page of the capture's PDF report (the page whose text starts "What-if")
 "$cli" report -q "$tmp/tp_overlap_b1" --whatif comm_stream=side -o "$tmp/report.pdf" >/dev/null

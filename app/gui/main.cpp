@@ -4,6 +4,8 @@
 //   --size WxH         image/window size for the two above (default 1600x900)
 //   --find NAME        with --screenshot: select the first slice whose name contains NAME first
 //   --show DOCK        with --screenshot: raise that dock first (links, topology, roofline, ...)
+//   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction first
+//   --compare TRACE    with --show diff: diff INPUT against TRACE first
 //   --dock-size PX     with --show: that dock's height (bottom) or width (side)
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,10 +18,12 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "gui/diff_view.h"
 #include "gui/find_bar.h"
 #include "gui/main_window.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
+#include "gui/whatif_view.h"
 #include "render/timeline_painter.h"
 #include "trace/io/load_trace.h"
 
@@ -43,6 +47,8 @@ int main(int argc, char** argv) {
   cli.addOption({"find", "With --screenshot: select the first slice whose name contains <name>.", "name"});
   cli.addOption({"show", "With --screenshot: raise the dock <name> (links, topology, roofline, diff, whatif).", "name"});
   cli.addOption({"dock-size", "With --show: the dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
+  cli.addOption({"whatif", "With --screenshot --show whatif: set these knobs (\"k=v k=v\") and run the prediction first.", "knobs"});
+  cli.addOption({"compare", "With --screenshot --show diff: compare INPUT with <trace> (a file or directory) first.", "trace"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
   const QStringList inputs = cli.positionalArguments();
@@ -86,6 +92,24 @@ int main(int argc, char** argv) {
         window.overlap()->wait();
       }
       if (cli.isSet("show")) window.raise_dock(cli.value("show"), cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
+      if (cli.isSet("whatif")) {  // the knobs, then one run, as a user would in the dock
+        parascope::gui::WhatIfView* v = window.whatif();
+        v->wait();
+        for (const QString& kv : cli.value("whatif").split(' ', Qt::SkipEmptyParts)) {
+          const qsizetype eq = kv.indexOf('=');
+          if (eq <= 0 || !v->set_knob(kv.left(eq), kv.mid(eq + 1))) {
+            std::fprintf(stderr, "parascope: --whatif: cannot set %s\n", qPrintable(kv));
+            QApplication::exit(2);
+            return;
+          }
+        }
+        v->run();
+        v->wait();
+      }
+      if (cli.isSet("compare")) {
+        window.diff()->open_b({cli.value("compare")});
+        window.diff()->wait();
+      }
       QTimer::singleShot(600, &window, [&] {
         const bool ok = window.grab().save(out);
         std::printf("%s\n", qPrintable(out));
