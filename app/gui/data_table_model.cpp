@@ -1,6 +1,9 @@
 #include "gui/data_table_model.h"
 
 #include <QColor>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 
 namespace parascope::gui {
 
@@ -53,6 +56,23 @@ QVariant DataTableModel::headerData(int section, Qt::Orientation o, int role) co
   if (role == Qt::DisplayRole) return QString::fromStdString(c.title);
   if (role == Qt::ToolTipRole) return QString::fromStdString(c.unit.empty() ? c.title : c.title + " (" + c.unit + ")");
   return {};
+}
+
+QTableView* make_data_table_view(DataTableModel* model, QWidget* parent, QSortFilterProxyModel** proxy, bool keep_model_order) {
+  auto* p = new QSortFilterProxyModel(parent);
+  p->setSourceModel(model);
+  p->setSortRole(DataTableModel::kSortRole);
+  auto* t = new QTableView(parent);
+  t->setModel(p);
+  if (keep_model_order) t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  t->setSortingEnabled(true);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->verticalHeader()->hide();
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+  t->setWordWrap(false);
+  if (proxy) *proxy = p;
+  return t;
 }
 
 }  // namespace parascope::gui

@@ -5,6 +5,10 @@
 
 #include <QAbstractTableModel>
 
+class QSortFilterProxyModel;
+class QTableView;
+class QWidget;
+
 #include "trace/core/data_table.h"
 
 namespace parascope::gui {
@@ -31,5 +35,11 @@ class DataTableModel : public QAbstractTableModel {
   DataTable table_;
   std::vector<QColor> colors_;
 };
+
+// A read-only table view over `model` through a proxy that sorts by kSortRole (returned in
+// `proxy` when wanted): whole-row selection, no row numbers, no wrapping. With
+// `keep_model_order` the rows stay in the model's order until a header is clicked.
+QTableView* make_data_table_view(DataTableModel* model, QWidget* parent, QSortFilterProxyModel** proxy = nullptr,
+                                 bool keep_model_order = false);
 
 }  // namespace parascope::gui

@@ -70,19 +70,8 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams", "Links"};
   for (int i = 0; i < kTableCount; ++i) {
     models_[i] = new DataTableModel(this);
-    proxies_[i] = new QSortFilterProxyModel(this);
-    proxies_[i]->setSourceModel(models_[i]);
-    proxies_[i]->setSortRole(DataTableModel::kSortRole);
-    auto* t = new QTableView(this);
-    t->setModel(proxies_[i]);
-    t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // the library's order until a header is clicked
-    t->setSortingEnabled(true);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* t = make_data_table_view(models_[i], this, &proxies_[i], /*keep_model_order=*/true);  // the library's order until a header is clicked
     t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->verticalHeader()->hide();
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
-    t->setWordWrap(false);
     t->setTextElideMode(Qt::ElideMiddle);
     t->setToolTip(tr("Select a row to show it in both timelines"));
     connect(t->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, i](const QModelIndex& cur) {

@@ -42,17 +42,7 @@ LinkView::LinkView(QWidget* parent) : QWidget(parent) {
     emit time_clicked(trace_span_.start + static_cast<qint64>(std::llround(h.value.x() * 1e6)));
   };
   model_ = new DataTableModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setSortRole(DataTableModel::kSortRole);
-  table_ = new QTableView(this);
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->setWordWrap(false);
+  table_ = make_data_table_view(model_, this, &proxy_);
   table_->setToolTip(tr("Select rows to chart only those links"));
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(chart_->widget());

@@ -29,17 +29,7 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
     if (p >= 0 && static_cast<size_t>(p) < roofline_.points.size()) emit kernel_activated(roofline_.points[static_cast<size_t>(p)].example);
   };
   model_ = new DataTableModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setSortRole(DataTableModel::kSortRole);
-  table_ = new QTableView(this);
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->setWordWrap(false);
+  table_ = make_data_table_view(model_, this, &proxy_);
   table_->setTextElideMode(Qt::ElideMiddle);
   table_->setToolTip(tr("Double-click a row to select that kernel's first instance in the timeline"));
   connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {

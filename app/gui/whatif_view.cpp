@@ -128,18 +128,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(predicted_, tr("Predicted timeline"));
   auto make_table = [this](DataTableModel*& model, QWidget* host) {
     model = new DataTableModel(this);
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(DataTableModel::kSortRole);
-    auto* t = new QTableView(host);
-    t->setModel(proxy);
-    t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    t->setSortingEnabled(true);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->verticalHeader()->hide();
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
-    t->setWordWrap(false);
+    auto* t = make_data_table_view(model, host, nullptr, /*keep_model_order=*/true);
     connect(model, &QAbstractItemModel::modelReset, t, [t] { t->resizeColumnsToContents(); });
     return t;
   };
