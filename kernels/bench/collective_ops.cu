@@ -38,13 +38,25 @@ CollResources alloc_coll_resources(GpuContext& ctx, uint64_t max_bytes) {
   return r;
 }
 
+CollResources with_nccl_symmetric(GpuContext& ctx, const CollResources& base) {
+  CollResources r = base;
+  r.symm = std::make_shared<NcclSymmetric>(ctx, base.max_bytes);
+  if (r.symm->problem().empty()) {
+    r.in = r.symm->in();
+    r.out = r.symm->out();
+  }
+  return r;
+}
+
+bool needs_nccl_symmetric(const std::string& variant) { return variant == "nccl_symm" || variant == "nccl_dev"; }
+
 std::vector<std::string> collective_variants(Collective op) {
   switch (op) {
     case Collective::kAllReduce:
       return {"oneshot_ll", "oneshot_ll_pdl", "oneshot_push", "oneshot_pull", "twoshot_ldst", "twoshot_tma", "ce",
-              "ce_push", "ce_ldst", "nccl"};
-    case Collective::kAllGather: return {"ldst", "tma", "ce", "nccl"};
-    case Collective::kReduceScatter: return {"ldst", "tma", "pull", "ce", "ce_push", "nccl"};
+              "ce_push", "ce_ldst", "nccl", "nccl_symm", "nccl_dev"};
+    case Collective::kAllGather: return {"ldst", "tma", "ce", "nccl", "nccl_symm"};
+    case Collective::kReduceScatter: return {"ldst", "tma", "pull", "ce", "ce_push", "nccl", "nccl_symm"};
     case Collective::kAllToAll: return {"ldst", "ce", "nccl"};
     case Collective::kSendRecv: return {"nccl"};
     case Collective::kCopy: return {};
@@ -82,12 +94,21 @@ std::string CollectiveOp::unusable_reason() const {
     if (auto p = collective_size_problem(cfg_.bytes, dtype_size(cfg_.dtype), n)) return *p;
   if (cfg_.variant == "oneshot_push" && cfg_.bytes > kOneShotPushMaxBytes) return "oneshot_push is for messages up to 1 MiB";
   if (cfg_.variant.rfind("oneshot_ll", 0) == 0 && cfg_.bytes > kLlMaxBytes) return "oneshot_ll is for messages up to 256 KiB";
+  if (needs_nccl_symmetric(cfg_.variant)) {
+    if (!res_.symm) return cfg_.variant + " needs NCCL symmetric windows (with_nccl_symmetric)";
+    if (!res_.symm->problem().empty()) return "NCCL symmetric windows unavailable: " + res_.symm->problem();
+    if (cfg_.variant == "nccl_dev" && !res_.symm->device_problem().empty())
+      return "NCCL device API unavailable: " + res_.symm->device_problem();
+    if (cfg_.variant == "nccl_dev" && cfg_.bytes % (16ull * static_cast<uint64_t>(n)) != 0)
+      return "nccl_dev needs a multiple of 16 x N bytes";
+  }
   return {};
 }
 
 std::string CollectiveOp::mechanism() const {
   const std::string& v = cfg_.variant;
-  if (v == "nccl" || v == "ce" || v == "ce_push") return v == "ce_push" ? "ce" : v;
+  if (v.rfind("nccl", 0) == 0) return "nccl";
+  if (v == "ce" || v == "ce_push") return "ce";
   if (v == "ce_ldst") return "ce";  // copy engine out, SM stores back
   if (v == "oneshot_pull" || v == "pull") return "ldst_pull";
   if (v.rfind("oneshot_ll", 0) == 0) return "ldst_push";
@@ -100,6 +121,7 @@ int CollectiveOp::sms_used() const {
   const uint64_t per_rank = cfg_.bytes / static_cast<uint64_t>(n);
   const std::string& v = cfg_.variant;
   if (v == "oneshot_push") return kOneShotPushBlocks;
+  if (v == "nccl_dev") return NcclSymmetric::blocks(cfg_.bytes, n);
   if (v.rfind("oneshot_ll", 0) == 0) return ll_blocks(cfg_.bytes);
   if (v == "pull") return coll_blocks_pull(per_rank / 16, cfg_.ldst_sms);
   if (v == "oneshot_pull") return coll_blocks_ldst(cfg_.bytes / 16, cfg_.ldst_sms);
@@ -112,7 +134,8 @@ int CollectiveOp::sms_used() const {
 
 int CollectiveOp::threads() const {
   const std::string& v = cfg_.variant;
-  if (v == "nccl" || v == "ce" || v == "ce_push" || v == "ce_ldst") return 0;
+  if (v == "nccl_dev") return kNcclDevThreads;
+  if (v.rfind("nccl", 0) == 0 || v == "ce" || v == "ce_push" || v == "ce_ldst") return 0;
   if (v.rfind("oneshot_ll", 0) == 0) return kLlThreads;
   if (v == "twoshot_tma" || (v == "tma" && cfg_.op == Collective::kReduceScatter)) return kCollTmaThreads;
   if (v == "tma") return kTmaThreads;
@@ -160,7 +183,7 @@ CollBuffers CollectiveOp::buffers() const {
 }
 
 void CollectiveOp::prepare() {
-  if (cfg_.variant == "nccl") ctx_.nccl(0);
+  if (cfg_.variant.rfind("nccl", 0) == 0) ctx_.nccl(0);
   if (cfg_.variant.rfind("oneshot_ll", 0) == 0) {
     // LL flags are epochs, which reset_sync() sets back to 0: clear every flag so that no line of
     // an earlier sequence can match a new epoch (epochs only grow from here on).
@@ -175,8 +198,15 @@ void CollectiveOp::prepare() {
 }
 
 void CollectiveOp::enqueue() {
-  if (cfg_.variant == "nccl") {
+  if (cfg_.variant == "nccl" || cfg_.variant == "nccl_symm") {  // nccl_symm: the same calls on windows
     enqueue_nccl();
+    return;
+  }
+  if (cfg_.variant == "nccl_dev") {
+    for (int r = 0; r < ctx_.n(); ++r) {
+      ctx_.set(r);
+      res_.symm->launch_all_reduce(r, cfg_.dtype, cfg_.bytes, ctx_.stream(r));
+    }
     return;
   }
   for (int r = 0; r < ctx_.n(); ++r) {

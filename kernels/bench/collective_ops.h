@@ -1,9 +1,9 @@
 // Every collective variant as an Op the harness can check and time, ours and NCCL's, on shared
 // buffers sized once for the largest message. Variants (bytes: stats.h convention):
 //   all_reduce     oneshot_ll, oneshot_ll_pdl (≤ 256 KiB), oneshot_push (≤ 1 MiB), oneshot_pull,
-//                  twoshot_ldst, twoshot_tma, ce, ce_push, ce_ldst, nccl
-//   all_gather     ldst, tma, ce, nccl
-//   reduce_scatter ldst, tma, pull, ce, ce_push, nccl
+//                  twoshot_ldst, twoshot_tma, ce, ce_push, ce_ldst, nccl, nccl_symm, nccl_dev
+//   all_gather     ldst, tma, ce, nccl, nccl_symm
+//   reduce_scatter ldst, tma, pull, ce, ce_push, nccl, nccl_symm
 //   all_to_all     ldst, ce, nccl
 //   sendrecv       nccl (rank r sends to r+1, receives from r-1)
 // Copy-engine variants: a barrier kernel, cudaMemcpyPeerAsync on helper streams (pipelined in
@@ -11,14 +11,19 @@
 // pieces; `ce_push` pushes mine into the peers' scratch and signals each piece (signal kernels on a
 // third helper stream, wait kernels before each reduction), all-reduce results pushed back by the
 // copy engine; `ce_ldst` is ce_push whose reduction kernel stores the result to the peers itself.
+// Library baselines: `nccl` (host calls on ordinary buffers), `nccl_symm` and `nccl_dev` (NCCL's
+// symmetric-memory kernels and its device API, bench/nccl_symmetric.h): the last two need the
+// resources of with_nccl_symmetric(), whose input and output are NCCL windows.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/check_kernels.h"
 #include "bench/collectives.h"
 #include "bench/gpu_context.h"
+#include "bench/nccl_symmetric.h"
 #include "bench/op.h"
 #include "bench/probe_session.h"
 #include "bench/row_runner.h"
@@ -29,9 +34,15 @@ namespace parascope::bench {
 struct CollResources {
   SymBuffer in, out, scratch, small, ll;
   uint64_t max_bytes = 0;
+  std::shared_ptr<NcclSymmetric> symm;  // set by with_nccl_symmetric: in/out are its windows
 };
 // Buffers for messages up to max_bytes on ctx's GPUs.
 CollResources alloc_coll_resources(GpuContext& ctx, uint64_t max_bytes);
+// `base` with input and output replaced by NCCL symmetric windows of the same size (scratch
+// shared). When NCCL refuses, in/out stay base's and symm->problem() says why.
+CollResources with_nccl_symmetric(GpuContext& ctx, const CollResources& base);
+// nccl_symm and nccl_dev run on with_nccl_symmetric's resources.
+bool needs_nccl_symmetric(const std::string& variant);
 
 struct CollConfig {
   Collective op = Collective::kAllReduce;
@@ -42,7 +53,7 @@ struct CollConfig {
   int tma_sms = kDefaultTmaSms;
 };
 
-std::vector<std::string> collective_variants(Collective op);  // ours first, "nccl" last
+std::vector<std::string> collective_variants(Collective op);  // ours first, NCCL's last
 Collective parse_collective(const std::string& name);         // throws UsageError
 
 class CollectiveOp : public Op {

@@ -128,6 +128,18 @@ int cmd_collectives(const std::vector<std::string>& args) {
       for (const FloorConfig& f : default_floor_configs()) report.add(graph_floor_row(ctx, counters, f));
     }
 
+    // NCCL's symmetric windows, allocated only when a variant that needs them is selected
+    CollResources symm_res;
+    auto resources_for = [&](const std::string& variant) -> CollResources* {
+      if (!needs_nccl_symmetric(variant)) return &res;
+      if (!symm_res.symm) {
+        symm_res = with_nccl_symmetric(ctx, res);
+        if (!symm_res.symm->problem().empty())
+          std::fprintf(stderr, "NCCL symmetric windows unavailable: %s\n", symm_res.symm->problem().c_str());
+      }
+      return &symm_res;
+    };
+
     for (Collective op : ops)
       for (DType t : dtypes)
         for (uint64_t bytes : sizes)
@@ -141,8 +153,11 @@ int cmd_collectives(const std::vector<std::string>& args) {
             cfg.bytes = bytes;
             cfg.ldst_sms = o.get_int("--ldst-sms", ctx.sms());
             cfg.tma_sms = o.get_int("--tma-sms", kDefaultTmaSms);
-            ResultRow row = collective_row(ctx, res, cfg);
-            if (row.problem.rfind("skipped", 0) == 0) continue;  // not applicable at this size
+            ResultRow row = collective_row(ctx, *resources_for(variant), cfg);
+            if (row.problem.rfind("skipped", 0) == 0) {  // not applicable at this size (NCCL's refusals are said)
+              if (needs_nccl_symmetric(variant)) std::fprintf(stderr, "  %s: %s\n", variant.c_str(), row.problem.c_str());
+              continue;
+            }
             report.add(row);
           }
 

@@ -38,8 +38,10 @@ FusedKind parse_kind(const std::string& s) {
   throw UsageError("fused kind must be ag_gemm or gemm_rs, not '" + s + "'");
 }
 
-ResultRow fused_row(GpuContext& ctx, FusedResources& res, const FusedConfig& cfg, int reps) {
+ResultRow fused_row(GpuContext& ctx, FusedResources& res, const FusedConfig& cfg, int reps,
+                    ProbeSession* probe = nullptr) {
   FusedOp op(ctx, res, cfg);
+  op.set_probe(probe);
   ResultRow row;
   row.op = std::string(fused_kind_name(cfg.kind)) + ":" + cfg.shape.label();
   row.variant = cfg.variant;
@@ -109,6 +111,57 @@ void add_fused_targets(Report& report, const std::string& op, const FusedShape& 
   }
 }
 
+// Probe cost on a fused kernel (issue #6: ≤ 2 %): the same op timed with and without probe
+// writes, `rounds` pairs in alternating order; each round's ratio is with / without − 1. The
+// probe buffers hold 2^20 records each, so no launch of the timing runs into a full buffer
+// (the overflow count says so).
+void probe_cost(GpuContext& ctx, FusedResources& res, FusedConfig cfg, int rounds, int reps, Report& report) {
+  std::vector<double> pct;
+  uint64_t records = 0, overflow = 0, launches = 0;
+  for (int round = 0; round < rounds; ++round) {
+    double t[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      const bool probed = (k + round) % 2 == 1;
+      ProbeSession session(ctx, 1u << 20);
+      ResultRow row = fused_row(ctx, res, cfg, reps, probed ? &session : nullptr);
+      if (!row.ok) {
+        row.variant += probed ? "+probe" : "";
+        row.problem = "probe cost: " + row.problem;
+        report.add(row);
+        return;
+      }
+      t[probed ? 1 : 0] = row.ns.median;
+      if (probed) {
+        for (const auto& l : session.collect()) records += l.records.size(), overflow += l.overflow;
+        launches += static_cast<uint64_t>(row.ns.n + 4);  // timed samples + warm-up (2) + checks (2)
+      }
+      if (round == 0) {
+        row.variant += probed ? "+probe" : "";
+        row.extra["probe_cost_round"] = 0;
+        report.add(row);
+      }
+    }
+    pct.push_back((t[1] / t[0] - 1) * 100);
+  }
+  std::vector<double> sorted = pct;
+  std::sort(sorted.begin(), sorted.end());
+  const double med = sorted[sorted.size() / 2];
+  TargetCheck tc;
+  tc.name = std::string(fused_kind_name(cfg.kind)) + ":" + cfg.shape.label() + " " + cfg.variant + " " +
+            std::to_string(cfg.comm_sms) + " SMs probe overhead";
+  tc.unit = "%";
+  tc.higher_is_better = false;
+  tc.target = 2.0;
+  tc.measured = med;
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "median of %d alternating pairs, range %+.2f .. %+.2f %%; %llu records in ~%llu probed "
+                "launches, %llu overflowed", rounds, sorted.front(), sorted.back(),
+                static_cast<unsigned long long>(records), static_cast<unsigned long long>(launches),
+                static_cast<unsigned long long>(overflow));
+  tc.detail = buf;
+  report.add_target(tc);
+}
+
 }  // namespace
 
 int cmd_fused(const std::vector<std::string>& args) {
@@ -125,6 +178,7 @@ int cmd_fused(const std::vector<std::string>& args) {
       {"--table", true, "FILE     readable table and targets"},
       {"--probe", true, "FILE     probe records of --probe-variants on the first shape (.pstrace)"},
       {"--probe-variants", true, "LIST  KIND:VARIANT:SMS,... (default ag_gemm:fused_tma:8,gemm_rs:fused_ldst:8)"},
+      {"--probe-cost", true, "N     also time --probe-variants with and without probes, N alternating pairs"},
   };
   return run_subcommand("fused", args, specs, 2, [&](const Options& o) {
     std::vector<FusedKind> kinds;
@@ -183,6 +237,22 @@ int cmd_fused(const std::vector<std::string>& args) {
         }
         add_fused_targets(report, std::string(fused_kind_name(kind)) + ":" + shape.label(), shape);
       }
+    if (o.has("--probe-cost")) {
+      const int rounds = o.get_int("--probe-cost", 5);
+      for (const auto& spec : split_list(o.get("--probe-variants", "ag_gemm:fused_tma:8,gemm_rs:fused_ldst:8"))) {
+        const auto parts = split_list(spec, ':');
+        if (parts.size() != 3) throw UsageError("--probe-variants entries are KIND:VARIANT:SMS");
+        FusedConfig cfg;
+        cfg.kind = parse_kind(parts[0]);
+        cfg.shape = shapes.front();
+        cfg.variant = parts[1];
+        cfg.comm_sms = parse_int_list(parts[2], 0, 131).front();
+        cfg.chunks = chunks;
+        auto& res = resources[{static_cast<int>(cfg.kind), cfg.shape.label()}];
+        if (!res) res = std::make_unique<FusedResources>(ctx, cfg.kind, cfg.shape);
+        probe_cost(ctx, *res, cfg, rounds, reps, report);
+      }
+    }
     report.finish("fused GEMM + communication on " + ctx.describe());
 
     if (o.has("--probe")) {

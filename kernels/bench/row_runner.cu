@@ -84,6 +84,7 @@ void measure_row(GpuContext& ctx, Op& op, const CheckPlanFn& plan_fn, const Timi
     }
     const TimingResult t = time_op(ctx, op, plan, opt.flush_l2);
     row.timing = t.mode;
+    row.kernels = t.kernels;
     row.ops_per_graph = t.ops_per_graph;
     if (!t.problem.empty()) {
       row.ok = false;

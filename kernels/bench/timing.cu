@@ -1,5 +1,8 @@
 #include "bench/timing.h"
 
+#include <cuda.h>
+
+#include <algorithm>
 #include <cstdio>
 
 #include "bench/cuda_check.h"
@@ -28,10 +31,37 @@ struct TimingResources {
   }
 };
 
+// The distinct kernels of a captured graph, in first-seen order ("a, b"): through the driver API,
+// which also names kernels that libraries launched with cuLaunchKernel (NCCL's).
+std::string graph_kernel_names(cudaGraph_t g) {
+  size_t count = 0;
+  if (cudaGraphGetNodes(g, nullptr, &count) != cudaSuccess || count == 0) return {};
+  std::vector<cudaGraphNode_t> nodes(count);
+  if (cudaGraphGetNodes(g, nodes.data(), &count) != cudaSuccess) return {};
+  std::vector<std::string> names;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    if (cudaGraphNodeGetType(node, &type) != cudaSuccess || type != cudaGraphNodeTypeKernel) continue;
+    CUDA_KERNEL_NODE_PARAMS p{};
+    if (cuGraphKernelNodeGetParams(reinterpret_cast<CUgraphNode>(node), &p) != CUDA_SUCCESS) continue;
+    const char* name = nullptr;
+    if (p.func) cuFuncGetName(&name, p.func);
+    if (!name && p.kern) cuKernelGetName(&name, p.kern);
+    if (!name) continue;
+    std::string s(name);
+    if (s.size() > 96) s = s.substr(0, 96) + "...";
+    if (std::find(names.begin(), names.end(), s) == names.end()) names.push_back(s);
+  }
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 // Captures K instances into one graph per participating GPU. False (with the reason) when the
-// driver refuses; the streams are out of capture mode either way.
+// driver refuses; the streams are out of capture mode either way. `kernels`: the first GPU's
+// graph's kernel names.
 bool capture_graphs(GpuContext& ctx, Op& op, const std::vector<int>& devs, int k, std::vector<cudaGraphExec_t>& exec,
-                    std::string& why) {
+                    std::string& why, std::string& kernels) {
   std::vector<cudaGraph_t> graphs(static_cast<size_t>(ctx.n()), nullptr);
   bool failed = false;
   std::vector<int> capturing;
@@ -67,6 +97,7 @@ bool capture_graphs(GpuContext& ctx, Op& op, const std::vector<int>& devs, int k
     cudaGraph_t g = graphs[static_cast<size_t>(d)];
     if (!g) continue;
     ctx.set(d);
+    if (!failed && d == devs.front()) kernels = graph_kernel_names(g);
     if (!failed) {
       const cudaError_t e = cudaGraphInstantiate(&exec[static_cast<size_t>(d)], g, 0);
       if (e != cudaSuccess) {
@@ -100,7 +131,7 @@ TimingResult time_op(GpuContext& ctx, Op& op, const TimingPlan& plan, bool flush
 
   std::string why;
   ctx.sync_all();
-  const bool graphs = capture_graphs(ctx, op, devs, k, tr.exec, why);
+  const bool graphs = capture_graphs(ctx, op, devs, k, tr.exec, why, res.kernels);
   res.mode = graphs ? "graphs" : "stream";
   if (!graphs) std::fprintf(stderr, "  [%s] graph capture refused (%s): timing plain stream enqueue\n", op.name().c_str(), why.c_str());
 

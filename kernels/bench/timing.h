@@ -20,6 +20,7 @@ struct TimingResult {
   std::vector<double> samples;
   int ops_per_graph = 0;
   std::string mode;            // "graphs" | "stream"
+  std::string kernels;         // distinct kernel names in the first GPU's graph (which NCCL kernel ran)
   std::string problem;         // non-empty: the timing failed (barrier timeout, capture error...)
 };
 

@@ -49,6 +49,7 @@ JsonValue row_to_json(const ResultRow& r) {
   o.set("rel_l2", num(r.rel_l2));
   o.set("mismatches", integer(r.mismatches));
   if (!r.problem.empty()) o.set("problem", str(r.problem));
+  if (!r.kernels.empty()) o.set("kernels", str(r.kernels));
   for (const auto& [k, v] : r.extra) o.set(k, num(v));
   return o;
 }

@@ -32,6 +32,7 @@ struct ResultRow {
   double rel_l2 = 0;
   uint64_t mismatches = 0;
   std::string problem;    // why the check or the run failed
+  std::string kernels;    // distinct kernels in the timed graph of the first GPU ("a, b"), when known
   std::map<std::string, double> extra;  // variant-specific numbers (t_gemm_ns, num_comm_sms, ...)
 };
 

@@ -52,7 +52,19 @@ const ResultRow* best_ours(const std::vector<ResultRow>& rows, const std::string
                            uint64_t bytes) {
   const ResultRow* best = nullptr;
   for (const auto& r : rows) {
-    if (r.op != op || r.dtype != dtype || r.bytes != bytes || r.variant == "nccl" || !usable(r)) continue;
+    if (r.op != op || r.dtype != dtype || r.bytes != bytes || is_library_variant(r.variant) || !usable(r)) continue;
+    if (!best || r.ns.median < best->ns.median) best = &r;
+  }
+  return best;
+}
+
+bool is_library_variant(const std::string& variant) { return variant.rfind("nccl", 0) == 0; }
+
+const ResultRow* best_library(const std::vector<ResultRow>& rows, const std::string& op, const std::string& dtype,
+                              uint64_t bytes) {
+  const ResultRow* best = nullptr;
+  for (const auto& r : rows) {
+    if (r.op != op || r.dtype != dtype || r.bytes != bytes || !is_library_variant(r.variant) || !usable(r)) continue;
     if (!best || r.ns.median < best->ns.median) best = &r;
   }
   return best;
@@ -80,7 +92,7 @@ std::vector<TargetCheck> allreduce_targets(const std::vector<ResultRow>& rows) {
   for (const auto& [dtype, bytes] : sizes_of(rows, "all_reduce")) {
     const bool large = bytes >= (64ull << 20), small = bytes <= (64ull << 10);
     if (!large && !small) continue;
-    const ResultRow* nccl = find_row(rows, "all_reduce", "nccl", dtype, bytes);
+    const ResultRow* nccl = best_library(rows, "all_reduce", dtype, bytes);
     const ResultRow* ours = best_ours(rows, "all_reduce", dtype, bytes);
     TargetCheck t;
     t.available = ours && nccl && usable(*nccl);
@@ -91,8 +103,8 @@ std::vector<TargetCheck> allreduce_targets(const std::vector<ResultRow>& rows) {
       if (t.available) {
         // the best by busbw is the best by time at one size
         t.measured = ours->busbw_gbps / nccl->busbw_gbps;
-        t.detail = ours->variant + " " + std::to_string(static_cast<int>(ours->busbw_gbps)) + " GB/s vs NCCL " +
-                   std::to_string(static_cast<int>(nccl->busbw_gbps)) + " GB/s";
+        t.detail = ours->variant + " " + std::to_string(static_cast<int>(ours->busbw_gbps)) + " GB/s vs " +
+                   nccl->variant + " " + std::to_string(static_cast<int>(nccl->busbw_gbps)) + " GB/s";
       }
     } else {
       t.name = "all_reduce " + dtype + " " + format_bytes(bytes) + " time vs NCCL (graphs)";
@@ -102,8 +114,8 @@ std::vector<TargetCheck> allreduce_targets(const std::vector<ResultRow>& rows) {
       if (t.available) {
         t.measured = ours->ns.median / nccl->ns.median;
         char buf[128];
-        std::snprintf(buf, sizeof buf, "%s %.2f us vs NCCL %.2f us", ours->variant.c_str(), ours->ns.median / 1e3,
-                      nccl->ns.median / 1e3);
+        std::snprintf(buf, sizeof buf, "%s %.2f us vs %s %.2f us", ours->variant.c_str(), ours->ns.median / 1e3,
+                      nccl->variant.c_str(), nccl->ns.median / 1e3);
         t.detail = buf;
       }
     }
@@ -125,7 +137,7 @@ std::vector<TargetCheck> gather_scatter_targets(const std::vector<ResultRow>& ro
   for (const std::string op : {"all_gather", "reduce_scatter"}) {
     for (const auto& [dtype, bytes] : sizes_of(rows, op)) {
       if (bytes < (64ull << 20)) continue;
-      const ResultRow* nccl = find_row(rows, op, "nccl", dtype, bytes);
+      const ResultRow* nccl = best_library(rows, op, dtype, bytes);
       const ResultRow* ours = best_ours(rows, op, dtype, bytes);
       TargetCheck t;
       t.name = op + " " + dtype + " " + format_bytes(bytes) + " busbw";
@@ -141,7 +153,7 @@ std::vector<TargetCheck> gather_scatter_targets(const std::vector<ResultRow>& ro
       t.target = peak > 0 ? std::min(by_nccl, 0.95 * peak) : by_nccl;
       t.measured = ours->busbw_gbps;
       char buf[200];
-      std::snprintf(buf, sizeof buf, "%s; NCCL %.0f GB/s; %s peak %s", ours->variant.c_str(), nccl->busbw_gbps,
+      std::snprintf(buf, sizeof buf, "%s; %s %.0f GB/s; %s peak %s", ours->variant.c_str(), nccl->variant.c_str(), nccl->busbw_gbps,
                     ours->mechanism.c_str(), peak > 0 ? (std::to_string(static_cast<int>(peak)) + " GB/s").c_str() : "unknown");
       t.detail = buf;
       out.push_back(t);

@@ -40,9 +40,14 @@ TargetCheck fused_overlap_target(const std::string& name, double t_fused, double
 TargetCheck fused_speedup_target(const std::string& name, double t_fused, double t_sequential);
 
 // The best (highest busbw) passing row of `op`/`dtype`/`bytes` among variants that are not
-// "nccl"; nullptr when none passed.
+// NCCL's (is_library_variant); nullptr when none passed.
 const ResultRow* best_ours(const std::vector<ResultRow>& rows, const std::string& op, const std::string& dtype,
                            uint64_t bytes);
+// NCCL's variants (nccl, nccl_symm, nccl_dev...): the library baselines, never "ours".
+bool is_library_variant(const std::string& variant);
+// The fastest passing library row at one size: the strongest baseline the targets compare with.
+const ResultRow* best_library(const std::vector<ResultRow>& rows, const std::string& op, const std::string& dtype,
+                              uint64_t bytes);
 const ResultRow* find_row(const std::vector<ResultRow>& rows, const std::string& op, const std::string& variant,
                           const std::string& dtype, uint64_t bytes);
 

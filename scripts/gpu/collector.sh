@@ -14,7 +14,9 @@
 # Usage (repo root, on the GPU machine): OUT=/path scripts/gpu/collector.sh
 # Only some parts (the build then skips the CLI when no part needs it):
 #   COLLECTOR_ONLY="overhead launch probe" OUT=/path scripts/gpu/collector.sh     (< 3 min)
-# parts: torch overhead launch crash probe peer graph smoke nvlink (default: all). "overhead",
+# parts: torch overhead launch launch_alt crash probe peer graph smoke nvlink (default: all but
+# launch_alt). launch_alt: host time per launch with capture stopped and running in turns inside
+# one traced process (parascope-collector-bench launch --alternate), untraced as the noise control. "overhead",
 # "launch" and "probe" run the first collector's behaviour ("old": PARASCOPE_LAUNCH_CALLBACKS=always
 # PARASCOPE_BUFFER_POOL=0 PARASCOPE_CLOCK_BRACKET=0, and the first probe code) beside the tuned one
 # in the same run, interleaved (docs/collector.md, "Tuning log").
@@ -157,6 +159,19 @@ if want launch; then
     f=$(ls "$W/ovh/l1-$v"/*.pstrace 2>/dev/null | head -1)
     [ -n "$f" ] && "$DUMP" --json "$f" > "$W/launch_$v.summary.json" 2>> "$LOGS/dump.log"
   done
+fi
+if want launch_alt; then
+  for round in $(seq 1 4); do
+    for variant in $(rotate "$round" untraced new kernel_only); do
+      line=$(PARASCOPE_FLUSH_MS=100 traced "$variant" "$W/ovh/a$round-$variant" timeout 60 "$BENCH" launch \
+        --warmup 2048 --settle-ms 250 --batch 256 --us 20 --cpu "$PIN_CPU" --alternate 48 2>> "$LOGS/launch_alt.log" |
+        grep '^{' | tail -1)
+      [ -n "$line" ] && echo "${line%\}},\"round\":$round,\"variant\":\"$variant\"}" >> "$W/launch_alt.jsonl"
+    done
+  done
+  cp "$W/launch_alt.jsonl" "$OUT/launch_alt.jsonl" 2>/dev/null
+  say "launch_alt: $(wc -l < "$W/launch_alt.jsonl" 2>/dev/null || echo 0) runs"
+  cat "$W/launch_alt.jsonl" 2>/dev/null
 fi
 rm -rf "$W/ovh"  # the overhead traces are not kept
 

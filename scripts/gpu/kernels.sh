@@ -18,6 +18,12 @@
 #     allreduce_large  all-reduce 64 MiB..1 GiB: twoshot_ldst, ce, ce_push, ce_ldst, nccl
 #     reduce_scatter   reduce-scatter 64 MiB..1 GiB: ldst, pull, ce, ce_push, nccl
 #     p2p_tma          TMA push and pull, 64 MiB..1 GiB, 4..32 SMs (calibration rows of these only)
+#     library_small    all-reduce 4 KiB..4 MiB: our small-message variants against all three NCCL
+#                      baselines (nccl, nccl_symm: symmetric windows, nccl_dev: its device API)
+#     library_large    all-reduce 64 MiB..1 GiB: twoshot_ldst, ce_push, ce_ldst against the three
+#     library_gs       all-gather and reduce-scatter 64 MiB..1 GiB: ours against nccl, nccl_symm
+#     probe_cost       fused kernels (8192^3) timed with and without probe writes, 7 pairs each
+#   The build falls back to -DPARASCOPE_NCCL_DEVICE_API=OFF when NCCL's device headers do not compile.
 #   Targets use the committed P2P calibration (resources/calibration/h200x2_p2p.json) for peaks.
 set -u
 START=$(date +%s)
@@ -25,7 +31,8 @@ DEADLINE=${KERNELS_DEADLINE_S:-465}   # seconds for everything, build included
 ONLY=${KERNELS_ONLY:-}
 for tok in $ONLY; do
   case $tok in allreduce_small|allreduce_large|reduce_scatter|p2p_tma) ;;
-    *) echo "KERNELS_ONLY: unknown step '$tok' (allreduce_small allreduce_large reduce_scatter p2p_tma)"; exit 2 ;;
+    library_small|library_large|library_gs|probe_cost) ;;
+    *) echo "KERNELS_ONLY: unknown step '$tok' (allreduce_small allreduce_large reduce_scatter p2p_tma library_small library_large library_gs probe_cost)"; exit 2 ;;
   esac
 done
 OUT=${OUT:-$PWD/out}
@@ -77,6 +84,12 @@ else
     -DPARASCOPE_CUDA=ON -DPARASCOPE_SQLITE=OFF -DPARASCOPE_BUILD_TESTS=OFF
 fi
 run_step build 300 60 cmake --build build/gpu --target parascope-bench -j "$(nproc)"
+if [[ ! -x $BIN ]] && grep -q nccl_symmetric "$LOGS/build.log"; then
+  note "nccl_symmetric.cu did not compile against this NCCL: building without the device API"
+  cp "$LOGS/build.log" "$LOGS/build_device_api.log"
+  run_step configure_nodev 60 20 cmake build/gpu -DPARASCOPE_NCCL_DEVICE_API=OFF
+  run_step build 300 60 cmake --build build/gpu --target parascope-bench -j "$(nproc)"
+fi
 if [[ ! -x $BIN ]]; then
   note "BUILD FAILED: see logs/build.log"
   tail -40 "$LOGS/configure.log" "$LOGS/build.log" | tee -a "$SUMMARY"
@@ -141,6 +154,25 @@ if [[ -n $ONLY ]]; then
           --sms 4,8,10,12,14,16,32 --json "$RES/p2p_tma.json" --table "$RES/p2p_tma.txt" \
           --calibration "$RES/p2p_tma_calibration.json" --machine h200x2
         STEPS+=(p2p_tma) ;;
+      library_small)
+        run_step library_small 90 15 "$BIN" collectives --ops all_reduce $X "${P2P[@]}" \
+          --sizes 4KiB,16KiB,64KiB,256KiB,1MiB,4MiB --variants oneshot_ll,oneshot_ll_pdl,oneshot_push,twoshot_ldst,nccl,nccl_symm,nccl_dev \
+          --json "$RES/library_small.json" --table "$RES/library_small.txt"
+        STEPS+=(library_small) ;;
+      library_large)
+        run_step library_large 90 15 "$BIN" collectives --ops all_reduce $X "${P2P[@]}" \
+          --sizes 64MiB,256MiB,1GiB --variants twoshot_ldst,ce_push,ce_ldst,nccl,nccl_symm,nccl_dev \
+          --json "$RES/library_large.json" --table "$RES/library_large.txt"
+        STEPS+=(library_large) ;;
+      library_gs)
+        run_step library_gs 90 15 "$BIN" collectives --ops all_gather,reduce_scatter $X "${P2P[@]}" \
+          --sizes 64MiB,256MiB,1GiB --dtypes bf16 --variants ldst,tma,pull,ce,ce_push,nccl,nccl_symm \
+          --json "$RES/library_gs.json" --table "$RES/library_gs.txt"
+        STEPS+=(library_gs) ;;
+      probe_cost)
+        run_step probe_cost 120 30 "$BIN" fused $X --shapes 8192x8192x8192 --variants gemm_only --comm-sms 8 \
+          --chunks 4 --probe-cost 7 --json "$RES/probe_cost.json" --table "$RES/probe_cost.txt"
+        STEPS+=(probe_cost) ;;
     esac
   done
   {

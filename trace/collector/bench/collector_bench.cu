@@ -8,6 +8,10 @@
 //                                 then batches of B launches that never fill the queue, each timed;
 //                                 median and quartiles over batches (main thread pinned to CPU C);
 //                                 --settle-ms S: idle S ms after the warm-up
+//   launch ... --alternate N       (traced runs) the same in one process: N pairs of batches, one
+//                                 with capture stopped (parascope_collector_stop: CUPTI activity
+//                                 off) and one capturing, order alternating; each batch follows an
+//                                 untimed batch after its toggle. Per pair: capturing − stopped.
 //   crash  --how kill|abort|segv --kernels K --wait-ms W   K kernels, sync, wait W, K more, sync, die
 //   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block through
 //                                 parascope/probe.cuh, handed over to the collector (alignment)
@@ -165,7 +169,7 @@ __global__ void timer_kernel(unsigned long long* out) {
 struct Options {
   std::string mode;
   long kernels = 10000, us = 20, blocks = 264, copies = 20, mib = 64, launches = 5, wait_ms = 2500;
-  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0;
+  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0, alternate = 0;
   std::string how = "kill", shape = "end";
   bool probe = true;
 };
@@ -200,6 +204,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--chunks") o.chunks = std::atol(next());
     else if (a == "--iters") o.iters = std::atol(next());
     else if (a == "--settle-ms") o.settle_ms = std::atol(next());
+    else if (a == "--alternate") o.alternate = std::atol(next());
     else if (a == "--shape") o.shape = next();
     else if (a == "--no-probe") o.probe = false;
     else {
@@ -264,6 +269,29 @@ int run_launch(const Options& o) {
   // idle with every kernel complete: a periodic CUPTI flush (it only delivers buffers whose
   // records are all complete) hands the warm-up's records over, as a real program's pauses do
   if (o.settle_ms > 0) usleep(static_cast<useconds_t>(o.settle_ms) * 1000);
+  if (o.alternate > 0) {
+    // Batch-level pairs in one process: the same pinned thread, warm caches and driver state; only
+    // the capture differs. The toggles (a flush on stop) stay outside the timed batches.
+    std::vector<double> on, off, diff;
+    for (long i = 0; i < o.alternate; ++i) {
+      double t[2] = {0, 0};
+      for (int k = 0; k < 2; ++k) {
+        const bool capturing = (k + i) % 2 == 1;
+        capturing ? parascope_collector_start("alternate on") : parascope_collector_stop("alternate off");
+        batch_ns(o.batch);
+        t[capturing ? 1 : 0] = batch_ns(o.batch);
+      }
+      off.push_back(t[0]);
+      on.push_back(t[1]);
+      diff.push_back(t[1] - t[0]);
+    }
+    parascope_collector_start("alternate end");
+    std::printf("{\"mode\":\"launch_alternate\",\"pairs\":%ld,\"batch\":%ld,\"cpu\":%d,\"stopped_ns\":%.1f,"
+                "\"capturing_ns\":%.1f,\"diff_ns\":%.1f,\"diff_p25\":%.1f,\"diff_p75\":%.1f,\"traced\":%d}\n",
+                o.alternate, o.batch, pinned, quantile(off, 0.5), quantile(on, 0.5), quantile(diff, 0.5),
+                quantile(diff, 0.25), quantile(diff, 0.75), parascope_collector_status());
+    return 0;
+  }
   std::vector<double> per_batch;
   double total_ns = 0;
   long done = 0;
