@@ -105,6 +105,12 @@ std::vector<TargetCheck> allreduce_targets(const std::vector<ResultRow>& rows) {
         t.measured = ours->busbw_gbps / nccl->busbw_gbps;
         t.detail = ours->variant + " " + std::to_string(static_cast<int>(ours->busbw_gbps)) + " GB/s vs " +
                    nccl->variant + " " + std::to_string(static_cast<int>(nccl->busbw_gbps)) + " GB/s";
+        const ResultRow* plain = find_row(rows, "all_reduce", "nccl", dtype, bytes);
+        if (plain && plain != nccl && usable(*plain)) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "; %.2f x plain nccl", ours->busbw_gbps / plain->busbw_gbps);
+          t.detail += buf;
+        }
       }
     } else {
       t.name = "all_reduce " + dtype + " " + format_bytes(bytes) + " time vs NCCL (graphs)";
@@ -117,6 +123,11 @@ std::vector<TargetCheck> allreduce_targets(const std::vector<ResultRow>& rows) {
         std::snprintf(buf, sizeof buf, "%s %.2f us vs %s %.2f us", ours->variant.c_str(), ours->ns.median / 1e3,
                       nccl->variant.c_str(), nccl->ns.median / 1e3);
         t.detail = buf;
+        const ResultRow* plain = find_row(rows, "all_reduce", "nccl", dtype, bytes);
+        if (plain && plain != nccl && usable(*plain)) {
+          std::snprintf(buf, sizeof buf, "; %.3f x plain nccl", ours->ns.median / plain->ns.median);
+          t.detail += buf;
+        }
       }
     }
     if (!t.available) t.detail = !nccl || !usable(*nccl) ? "no passing NCCL row" : "no passing variant of ours";
