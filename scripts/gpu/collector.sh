@@ -161,8 +161,10 @@ if want launch; then
   done
 fi
 if want launch_alt; then
-  for round in $(seq 1 4); do
-    for variant in $(rotate "$round" untraced new kernel_only); do
+  # LAUNCH_ALT_ROUNDS / LAUNCH_ALT_VARIANTS: more rounds pair the processes (attach cost = the
+  # stopped phase of a traced run minus the untraced run of the same round)
+  for round in $(seq 1 "${LAUNCH_ALT_ROUNDS:-4}"); do
+    for variant in $(rotate "$round" ${LAUNCH_ALT_VARIANTS:-untraced new kernel_only}); do
       line=$(PARASCOPE_FLUSH_MS=100 traced "$variant" "$W/ovh/a$round-$variant" timeout 60 "$BENCH" launch \
         --warmup 2048 --settle-ms 250 --batch 256 --us 20 --cpu "$PIN_CPU" --alternate 48 2>> "$LOGS/launch_alt.log" |
         grep '^{' | tail -1)
