@@ -84,6 +84,9 @@ TEST_CASE("The tuning switches default to the tuned collector and bring back the
   CHECK(d.buffer_pool == 2);
   CHECK_FALSE(d.launch_callbacks_always);
   CHECK(d.clock_bracket);
+  CHECK(d.reset_api_callbacks);
+  CHECK_FALSE(parse_config(env_of({{"PARASCOPE_RESET_CALLBACKS", "0"}})).reset_api_callbacks);
+  REQUIRE_THROWS(parse_config(env_of({{"PARASCOPE_RESET_CALLBACKS", "2"}})));
   const CollectorConfig old = parse_config(env_of(
       {{"PARASCOPE_BUFFER_POOL", "0"}, {"PARASCOPE_LAUNCH_CALLBACKS", "always"}, {"PARASCOPE_CLOCK_BRACKET", "0"}}));
   CHECK(old.buffer_pool == 0);

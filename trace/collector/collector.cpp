@@ -328,10 +328,12 @@ bool Collector::start_cupti() {
   enable_cb(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
   enable_cb(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   enable_cb(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
-  enable_cb(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
-  for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
-                              CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2})
-    enable_cb(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  if (config_.reset_api_callbacks) {
+    enable_cb(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+    for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
+                                CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2})
+      enable_cb(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  }
   // Kernel launches: counted (to notice another client taking the activity buffers) and, for
   // NCCL's cuLaunchKernelEx, their correlation ids go to the NCCL plugin. A callback on every
   // launch costs host time on the launching thread, so by default ("auto") the launch callbacks

@@ -155,6 +155,7 @@ CollectorConfig parse_config(const GetEnv& getenv) {
     else if (v != "auto") throw ConfigError("PARASCOPE_LAUNCH_CALLBACKS='" + v + "' must be 'auto' or 'always'");
   }
   c.clock_bracket = env_int(getenv, "PARASCOPE_CLOCK_BRACKET", 1, 0, 1) != 0;
+  c.reset_api_callbacks = env_int(getenv, "PARASCOPE_RESET_CALLBACKS", 1, 0, 1) != 0;
   c.session = env_str(getenv, "PARASCOPE_SESSION");
   c.command = env_str(getenv, "PARASCOPE_COMMAND");
   c.rank = detect_rank(getenv);

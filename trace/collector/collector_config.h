@@ -68,6 +68,11 @@ struct CollectorConfig {
   uint32_t max_buffered_mib = 1024;  // PARASCOPE_MAX_BUFFERED_MIB: beyond it CUPTI drops (counted)
   uint32_t buffer_pool = 2;       // PARASCOPE_BUFFER_POOL: zero-filled CUPTI buffers kept ready (0..16; 0 = off)
   bool launch_callbacks_always = false;  // PARASCOPE_LAUNCH_CALLBACKS=always|auto (see collector.md, Tuning log)
+  // PARASCOPE_RESET_CALLBACKS=1|0: API callbacks on cudaDeviceReset / cuCtxDestroy /
+  // cuDevicePrimaryCtxReset (flush before the context goes) besides the resource callback on
+  // context destruction, which flushes too. 0 leaves the runtime and driver API domains without any
+  // callback while no launch callback is needed (measured in collector.md, Tuning log).
+  bool reset_api_callbacks = true;
   bool clock_bracket = true;      // PARASCOPE_CLOCK_BRACKET=0: clock sync by the host window only
   std::string session;            // PARASCOPE_SESSION: id shared by one `record` run
   std::string command;            // PARASCOPE_COMMAND: the recorded command line, for metadata

@@ -12,6 +12,12 @@
 //                                 with capture stopped (parascope_collector_stop: CUPTI activity
 //                                 off) and one capturing, order alternating; each batch follows an
 //                                 untimed batch after its toggle. Per pair: capturing − stopped.
+//   launch ... --cupti-floor N      (untraced runs) what any CUPTI client costs here, in one process:
+//                                 N rounds of four states in rotating order — no subscriber; a
+//                                 subscriber with no callback; + the reset callbacks the collector
+//                                 enables (cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset);
+//                                 + CONCURRENT_KERNEL activity (buffers discarded). libcupti is
+//                                 dlopen()ed only in this mode.
 //   crash  --how kill|abort|segv --kernels K --wait-ms W   K kernels, sync, wait W, K more, sync, die
 //   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block through
 //                                 parascope/probe.cuh, handed over to the collector (alignment)
@@ -23,6 +29,8 @@
 //   peer   --copies N --mib M      peer copies device 0 → 1 (needs 2 GPUs)
 //   graph  --launches N           a 3-kernel CUDA graph launched N times
 #include <cuda_runtime.h>
+#include <cupti.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -169,7 +177,7 @@ __global__ void timer_kernel(unsigned long long* out) {
 struct Options {
   std::string mode;
   long kernels = 10000, us = 20, blocks = 264, copies = 20, mib = 64, launches = 5, wait_ms = 2500;
-  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0, alternate = 0;
+  long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0, alternate = 0, cupti_floor = 0;
   std::string how = "kill", shape = "end";
   bool probe = true;
 };
@@ -205,6 +213,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--iters") o.iters = std::atol(next());
     else if (a == "--settle-ms") o.settle_ms = std::atol(next());
     else if (a == "--alternate") o.alternate = std::atol(next());
+    else if (a == "--cupti-floor") o.cupti_floor = std::atol(next());
     else if (a == "--shape") o.shape = next();
     else if (a == "--no-probe") o.probe = false;
     else {
@@ -245,6 +254,64 @@ double quantile(std::vector<double> v, double q) {
 // one-time costs (first activity buffer, device buffers, lazy module work) out of the numbers; the
 // main thread is pinned only after CUDA (and an injected collector with its threads) started, so
 // those threads keep the whole CPU set. Each batch ends with a synchronize, outside its timing.
+// A bare CUPTI client for --cupti-floor: the entry points from the libcupti the CUDA toolkit has.
+struct BareCupti {
+  void* lib = nullptr;
+  CUptiResult (*subscribe)(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*) = nullptr;
+  CUptiResult (*unsubscribe)(CUpti_SubscriberHandle) = nullptr;
+  CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) = nullptr;
+  CUptiResult (*activity_enable)(CUpti_ActivityKind) = nullptr;
+  CUptiResult (*activity_disable)(CUpti_ActivityKind) = nullptr;
+  CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc) = nullptr;
+  CUptiResult (*flush_all)(uint32_t) = nullptr;
+  CUpti_SubscriberHandle sub = nullptr;
+  bool load() {
+    for (const char* n : {"libcupti.so.13", "libcupti.so"})
+      if ((lib = dlopen(n, RTLD_NOW | RTLD_GLOBAL))) break;
+    if (!lib) return false;
+    subscribe = reinterpret_cast<decltype(subscribe)>(dlsym(lib, "cuptiSubscribe"));
+    unsubscribe = reinterpret_cast<decltype(unsubscribe)>(dlsym(lib, "cuptiUnsubscribe"));
+    enable_callback = reinterpret_cast<decltype(enable_callback)>(dlsym(lib, "cuptiEnableCallback"));
+    activity_enable = reinterpret_cast<decltype(activity_enable)>(dlsym(lib, "cuptiActivityEnable"));
+    activity_disable = reinterpret_cast<decltype(activity_disable)>(dlsym(lib, "cuptiActivityDisable"));
+    register_callbacks = reinterpret_cast<decltype(register_callbacks)>(dlsym(lib, "cuptiActivityRegisterCallbacks"));
+    flush_all = reinterpret_cast<decltype(flush_all)>(dlsym(lib, "cuptiActivityFlushAll"));
+    return subscribe && unsubscribe && enable_callback && activity_enable && activity_disable && register_callbacks &&
+           flush_all;
+  }
+  static void CUPTIAPI on_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+  static void CUPTIAPI on_request(uint8_t** buf, size_t* size, size_t* max) {
+    *size = 8u << 20;
+    *buf = static_cast<uint8_t*>(std::aligned_alloc(8, *size));
+    *max = 0;
+  }
+  static void CUPTIAPI on_complete(CUcontext, uint32_t, uint8_t* buf, size_t, size_t) { std::free(buf); }
+  // 0 none, 1 subscribed, 2 + reset callbacks, 3 + kernel activity
+  void set_state(int s) {
+    if (sub) {
+      activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+      flush_all(1);
+      unsubscribe(sub);
+      sub = nullptr;
+    }
+    if (s == 0) return;
+    if (subscribe(&sub, on_callback, nullptr) != CUPTI_SUCCESS) {
+      std::fprintf(stderr, "cuptiSubscribe failed\n");
+      std::exit(3);
+    }
+    if (s >= 2) {
+      enable_callback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+      for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
+                                  CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2})
+        enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    if (s >= 3) {
+      register_callbacks(on_request, on_complete);
+      activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    }
+  }
+};
+
 int run_launch(const Options& o) {
   CHECK_CUDA(cudaSetDevice(0));
   spin_kernel<<<1, 32>>>(1000);
@@ -269,6 +336,33 @@ int run_launch(const Options& o) {
   // idle with every kernel complete: a periodic CUPTI flush (it only delivers buffers whose
   // records are all complete) hands the warm-up's records over, as a real program's pauses do
   if (o.settle_ms > 0) usleep(static_cast<useconds_t>(o.settle_ms) * 1000);
+  if (o.cupti_floor > 0) {
+    BareCupti c;
+    if (!c.load()) {
+      std::fprintf(stderr, "libcupti not found or incomplete\n");
+      return 3;
+    }
+    std::vector<double> t[4];
+    for (long i = 0; i < o.cupti_floor; ++i)
+      for (int k = 0; k < 4; ++k) {
+        const int s = static_cast<int>((k + i) % 4);
+        c.set_state(s);
+        batch_ns(o.batch);
+        t[s].push_back(batch_ns(o.batch));
+      }
+    c.set_state(0);
+    std::vector<double> d[4];
+    for (int s = 1; s < 4; ++s)
+      for (size_t i = 0; i < t[0].size(); ++i) d[s].push_back(t[s][i] - t[0][i]);
+    std::printf("{\"mode\":\"cupti_floor\",\"rounds\":%ld,\"batch\":%ld,\"cpu\":%d,\"none_ns\":%.1f,"
+                "\"subscribed_ns\":%.1f,\"reset_callbacks_ns\":%.1f,\"kernel_activity_ns\":%.1f,"
+                "\"d_subscribed\":%.1f,\"d_reset_callbacks\":%.1f,\"d_kernel_activity\":%.1f,"
+                "\"d_kernel_activity_p25\":%.1f,\"d_kernel_activity_p75\":%.1f}\n",
+                o.cupti_floor, o.batch, pinned, quantile(t[0], 0.5), quantile(t[1], 0.5), quantile(t[2], 0.5),
+                quantile(t[3], 0.5), quantile(d[1], 0.5), quantile(d[2], 0.5), quantile(d[3], 0.5),
+                quantile(d[3], 0.25), quantile(d[3], 0.75));
+    return 0;
+  }
   if (o.alternate > 0) {
     // Batch-level pairs in one process: the same pinned thread, warm caches and driver state; only
     // the capture differs. The toggles (a flush on stop) stay outside the timed batches.
