@@ -16,7 +16,8 @@
 #   COLLECTOR_ONLY="overhead launch probe" OUT=/path scripts/gpu/collector.sh     (< 3 min)
 # parts: torch overhead launch launch_alt crash probe peer graph smoke nvlink (default: all but
 # launch_alt). launch_alt: host time per launch with capture stopped and running in turns inside
-# one traced process (parascope-collector-bench launch --alternate), untraced as the noise control. "overhead",
+# one traced process (parascope-collector-bench launch --alternate), untraced as the noise control,
+# then a bare CUPTI client's cost inside one untraced process (launch --cupti-floor). "overhead",
 # "launch" and "probe" run the first collector's behaviour ("old": PARASCOPE_LAUNCH_CALLBACKS=always
 # PARASCOPE_BUFFER_POOL=0 PARASCOPE_CLOCK_BRACKET=0, and the first probe code) beside the tuned one
 # in the same run, interleaved (docs/collector.md, "Tuning log").
@@ -97,6 +98,7 @@ traced() {
     new) ;;
     new_noapi) env+=(PARASCOPE_KINDS=default,-runtime,-driver) ;;
     kernel_only) env+=(PARASCOPE_KINDS=kernel) ;;
+    noreset) env+=(PARASCOPE_RESET_CALLBACKS=0) ;;
     *) echo "unknown variant $variant" >&2; return 2 ;;
   esac
   if [ "$variant" != untraced ]; then
@@ -172,6 +174,13 @@ if want launch_alt; then
     done
   done
   cp "$W/launch_alt.jsonl" "$OUT/launch_alt.jsonl" 2>/dev/null
+  # what a bare CUPTI client costs per launch, in one untraced process (states rotated per round)
+  for rep in $(seq 1 "${CUPTI_FLOOR_RUNS:-6}"); do
+    traced untraced "$W/ovh/f$rep" timeout 60 "$BENCH" launch --warmup 2048 --batch 256 --us 20 --cpu "$PIN_CPU" \
+      --cupti-floor 24 2>> "$LOGS/launch_alt.log" | grep '^{' | tail -1 >> "$W/cupti_floor.jsonl"
+  done
+  cp "$W/cupti_floor.jsonl" "$OUT/cupti_floor.jsonl" 2>/dev/null
+  cat "$W/cupti_floor.jsonl" 2>/dev/null
   say "launch_alt: $(wc -l < "$W/launch_alt.jsonl" 2>/dev/null || echo 0) runs"
   cat "$W/launch_alt.jsonl" 2>/dev/null
 fi
