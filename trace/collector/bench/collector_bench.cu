@@ -266,7 +266,12 @@ struct BareCupti {
   CUptiResult (*flush_all)(uint32_t) = nullptr;
   CUpti_SubscriberHandle sub = nullptr;
   bool load() {
-    for (const char* n : {"libcupti.so.13", "libcupti.so"})
+#ifdef PARASCOPE_CUPTI_BUILD_PATH
+    const char* built = PARASCOPE_CUPTI_BUILD_PATH;
+#else
+    const char* built = "libcupti.so";
+#endif
+    for (const char* n : {"libcupti.so.13", built, "libcupti.so"})
       if ((lib = dlopen(n, RTLD_NOW | RTLD_GLOBAL))) break;
     if (!lib) return false;
     subscribe = reinterpret_cast<decltype(subscribe)>(dlsym(lib, "cuptiSubscribe"));
