@@ -99,6 +99,7 @@ traced() {
     new_noapi) env+=(PARASCOPE_KINDS=default,-runtime,-driver) ;;
     kernel_only) env+=(PARASCOPE_KINDS=kernel) ;;
     noreset) env+=(PARASCOPE_RESET_CALLBACKS=0) ;;
+    cb_off) env+=(PARASCOPE_LAUNCH_CALLBACKS=off) ;;
     *) echo "unknown variant $variant" >&2; return 2 ;;
   esac
   if [ "$variant" != untraced ]; then
@@ -174,6 +175,10 @@ if want launch_alt; then
     done
   done
   cp "$W/launch_alt.jsonl" "$OUT/launch_alt.jsonl" 2>/dev/null
+  # the collector's own counts (launches_seen: launches its callbacks counted) of round 1's runs
+  for f in "$W"/ovh/a1-*/*.pstrace; do
+    [ -f "$f" ] && "$DUMP" --json "$f" > "$OUT/launch_alt_$(basename "$(dirname "$f")").summary.json" 2>> "$LOGS/dump.log"
+  done
   # what a bare CUPTI client costs per launch, in one untraced process (states rotated per round)
   for rep in $(seq 1 "${CUPTI_FLOOR_RUNS:-6}"); do
     traced untraced "$W/ovh/f$rep" timeout 60 "$BENCH" launch --warmup 2048 --batch 256 --us 20 --cpu "$PIN_CPU" \

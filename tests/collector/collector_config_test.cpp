@@ -93,8 +93,10 @@ TEST_CASE("The tuning switches default to the tuned collector and bring back the
   CHECK(old.launch_callbacks_always);
   CHECK_FALSE(old.clock_bracket);
   CHECK_FALSE(parse_config(env_of({{"PARASCOPE_LAUNCH_CALLBACKS", "auto"}})).launch_callbacks_always);
+  CHECK(parse_config(env_of({{"PARASCOPE_LAUNCH_CALLBACKS", "off"}})).launch_callbacks_off);
+  CHECK_FALSE(d.launch_callbacks_off);
   REQUIRE_THROWS_WITH(parse_config(env_of({{"PARASCOPE_LAUNCH_CALLBACKS", "never"}})),
-                      "PARASCOPE_LAUNCH_CALLBACKS='never' must be 'auto' or 'always'");
+                      "PARASCOPE_LAUNCH_CALLBACKS='never' must be 'auto', 'always' or 'off'");
   REQUIRE_THROWS_WITH(parse_config(env_of({{"PARASCOPE_BUFFER_POOL", "17"}})), "PARASCOPE_BUFFER_POOL=17 is outside 0..16");
 }
 

@@ -340,7 +340,7 @@ bool Collector::start_cupti() {
   // are on only while they are needed: counting until kernel records are seen arriving in our
   // buffers (and again after a period without kernel records), and the driver-API ones while the
   // NCCL plugin is active. PARASCOPE_LAUNCH_CALLBACKS=always keeps them all on (the first version).
-  launch_counting_ = true;
+  launch_counting_ = !config_.launch_callbacks_off;
   update_launch_callbacks();
   if (config_.buffer_pool && cupti_->cuptiActivitySetAttribute) {
     // our buffers come zero-filled (CaptureWriter's pool): CUPTI need not clear them on the
@@ -403,7 +403,7 @@ void Collector::update_launch_callbacks() {
 }
 
 void Collector::set_launch_counting(bool on) {
-  if (config_.launch_callbacks_always || launch_counting_.load() == on) return;
+  if (config_.launch_callbacks_always || config_.launch_callbacks_off || launch_counting_.load() == on) return;
   launch_counting_ = on;
   if (on) counting_since_ = launches_seen_.load();
   update_launch_callbacks();

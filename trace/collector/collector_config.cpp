@@ -152,7 +152,8 @@ CollectorConfig parse_config(const GetEnv& getenv) {
   if (const char* s = getenv("PARASCOPE_LAUNCH_CALLBACKS"); s && *s) {
     const std::string v = s;
     if (v == "always") c.launch_callbacks_always = true;
-    else if (v != "auto") throw ConfigError("PARASCOPE_LAUNCH_CALLBACKS='" + v + "' must be 'auto' or 'always'");
+    else if (v == "off") c.launch_callbacks_off = true;
+    else if (v != "auto") throw ConfigError("PARASCOPE_LAUNCH_CALLBACKS='" + v + "' must be 'auto', 'always' or 'off'");
   }
   c.clock_bracket = env_int(getenv, "PARASCOPE_CLOCK_BRACKET", 1, 0, 1) != 0;
   c.reset_api_callbacks = env_int(getenv, "PARASCOPE_RESET_CALLBACKS", 1, 0, 1) != 0;

@@ -67,7 +67,8 @@ struct CollectorConfig {
   uint32_t buffer_kib = 8192;     // PARASCOPE_BUFFER_KIB: one CUPTI activity buffer
   uint32_t max_buffered_mib = 1024;  // PARASCOPE_MAX_BUFFERED_MIB: beyond it CUPTI drops (counted)
   uint32_t buffer_pool = 2;       // PARASCOPE_BUFFER_POOL: zero-filled CUPTI buffers kept ready (0..16; 0 = off)
-  bool launch_callbacks_always = false;  // PARASCOPE_LAUNCH_CALLBACKS=always|auto (see collector.md, Tuning log)
+  bool launch_callbacks_always = false;  // PARASCOPE_LAUNCH_CALLBACKS=always|auto|off (see collector.md, Tuning log)
+  bool launch_callbacks_off = false;     // off: no launch counting (no check for another client taking the buffers)
   // PARASCOPE_RESET_CALLBACKS=1|0: API callbacks on cudaDeviceReset / cuCtxDestroy /
   // cuDevicePrimaryCtxReset (flush before the context goes) besides the resource callback on
   // context destruction, which flushes too. 0 leaves the runtime and driver API domains without any
