@@ -100,6 +100,7 @@ traced() {
     kernel_only) env+=(PARASCOPE_KINDS=kernel) ;;
     noreset) env+=(PARASCOPE_RESET_CALLBACKS=0) ;;
     cb_off) env+=(PARASCOPE_LAUNCH_CALLBACKS=off) ;;
+    api_off) env+=(PARASCOPE_START=api PARASCOPE_LAUNCH_CALLBACKS=off) ;;  # attached, never capturing
     *) echo "unknown variant $variant" >&2; return 2 ;;
   esac
   if [ "$variant" != untraced ]; then
@@ -179,6 +180,15 @@ if want launch_alt; then
   for f in "$W"/ovh/a1-*/*.pstrace; do
     [ -f "$f" ] && "$DUMP" --json "$f" > "$OUT/launch_alt_$(basename "$(dirname "$f")").summary.json" 2>> "$LOGS/dump.log"
   done
+  # attached but never capturing (no activity kind ever enabled) against untraced, paired rounds
+  for round in $(seq 1 "${ATTACH_ROUNDS:-0}"); do
+    for variant in $(rotate "$round" untraced api_off); do
+      line=$(traced "$variant" "$W/ovh/n$round-$variant" timeout 60 "$BENCH" launch --kernels 8192 --warmup 2048 \
+        --batch 256 --us 20 --cpu "$PIN_CPU" 2>> "$LOGS/launch_alt.log" | grep '^{' | tail -1)
+      [ -n "$line" ] && echo "${line%\}},\"round\":$round,\"variant\":\"$variant\"}" >> "$W/attach.jsonl"
+    done
+  done
+  cp "$W/attach.jsonl" "$OUT/attach.jsonl" 2>/dev/null
   # what a bare CUPTI client costs per launch, in one untraced process (states rotated per round)
   for rep in $(seq 1 "${CUPTI_FLOOR_RUNS:-6}"); do
     traced untraced "$W/ovh/f$rep" timeout 60 "$BENCH" launch --warmup 2048 --batch 256 --us 20 --cpu "$PIN_CPU" \
