@@ -182,9 +182,12 @@ if want launch_alt; then
   done
   # attached but never capturing (no activity kind ever enabled) against untraced, paired rounds
   for round in $(seq 1 "${ATTACH_ROUNDS:-0}"); do
-    for variant in $(rotate "$round" untraced api_off); do
-      line=$(traced "$variant" "$W/ovh/n$round-$variant" timeout 60 "$BENCH" launch --kernels 8192 --warmup 2048 \
-        --batch 256 --us 20 --cpu "$PIN_CPU" 2>> "$LOGS/launch_alt.log" | grep '^{' | tail -1)
+    for variant in $(rotate "$round" ${ATTACH_VARIANTS:-untraced api_off}); do
+      extra=(); v=$variant
+      [ "$variant" = bare_cupti ] && extra=(--bare-cupti) && v=untraced  # the bench's own minimal CUPTI tracer
+      [ "$variant" = new_plain ] && v=new                                # the collector, capturing throughout
+      line=$(traced "$v" "$W/ovh/n$round-$variant" timeout 60 "$BENCH" launch --kernels 8192 --warmup 2048 \
+        --batch 256 --us 20 --cpu "$PIN_CPU" "${extra[@]}" 2>> "$LOGS/launch_alt.log" | grep '^{' | tail -1)
       [ -n "$line" ] && echo "${line%\}},\"round\":$round,\"variant\":\"$variant\"}" >> "$W/attach.jsonl"
     done
   done

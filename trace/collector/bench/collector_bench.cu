@@ -18,6 +18,10 @@
 //                                 enables (cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset);
 //                                 + CONCURRENT_KERNEL activity (buffers discarded). libcupti is
 //                                 dlopen()ed only in this mode.
+//   launch ... --bare-cupti         (untraced runs) the plain launch measurement with a minimal
+//                                 CUPTI kernel tracer of the bench's own attached first
+//                                 (subscriber + CONCURRENT_KERNEL, buffers freed unread): the cost
+//                                 any CUPTI-based tracer pays per launch, against untraced runs.
 //   crash  --how kill|abort|segv --kernels K --wait-ms W   K kernels, sync, wait W, K more, sync, die
 //   probe  --kernels N --blocks B [--no-probe]  kernels writing one ProbeRecord per block through
 //                                 parascope/probe.cuh, handed over to the collector (alignment)
@@ -178,6 +182,7 @@ struct Options {
   std::string mode;
   long kernels = 10000, us = 20, blocks = 264, copies = 20, mib = 64, launches = 5, wait_ms = 2500;
   long warmup = 2000, batch = 256, cpu = -1, chunks = 0, iters = 20000, settle_ms = 0, alternate = 0, cupti_floor = 0;
+  bool bare_cupti = false;
   std::string how = "kill", shape = "end";
   bool probe = true;
 };
@@ -214,6 +219,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--settle-ms") o.settle_ms = std::atol(next());
     else if (a == "--alternate") o.alternate = std::atol(next());
     else if (a == "--cupti-floor") o.cupti_floor = std::atol(next());
+    else if (a == "--bare-cupti") o.bare_cupti = true;
     else if (a == "--shape") o.shape = next();
     else if (a == "--no-probe") o.probe = false;
     else {
@@ -318,6 +324,14 @@ struct BareCupti {
 };
 
 int run_launch(const Options& o) {
+  BareCupti bare;
+  if (o.bare_cupti) {  // attached before the context exists, as an injected tracer is
+    if (!bare.load()) {
+      std::fprintf(stderr, "libcupti not found or incomplete\n");
+      return 3;
+    }
+    bare.set_state(3);
+  }
   CHECK_CUDA(cudaSetDevice(0));
   spin_kernel<<<1, 32>>>(1000);
   CHECK_CUDA(cudaDeviceSynchronize());
