@@ -186,8 +186,9 @@ if want launch_alt; then
       extra=(); v=$variant
       [ "$variant" = bare_cupti ] && extra=(--bare-cupti) && v=untraced  # the bench's own minimal CUPTI tracer
       [ "$variant" = new_plain ] && v=new                                # the collector, capturing throughout
-      line=$(traced "$v" "$W/ovh/n$round-$variant" timeout 60 "$BENCH" launch --kernels 8192 --warmup 2048 \
-        --batch 256 --us 20 --cpu "$PIN_CPU" "${extra[@]}" 2>> "$LOGS/launch_alt.log" | grep '^{' | tail -1)
+      line=$(PARASCOPE_FLUSH_MS=100 traced "$v" "$W/ovh/n$round-$variant" timeout 60 "$BENCH" launch --kernels 8192 \
+        --warmup 2048 --settle-ms 250 --batch 256 --us 20 --cpu "$PIN_CPU" "${extra[@]}" 2>> "$LOGS/launch_alt.log" |
+        grep '^{' | tail -1)
       [ -n "$line" ] && echo "${line%\}},\"round\":$round,\"variant\":\"$variant\"}" >> "$W/attach.jsonl"
     done
   done
