@@ -31,9 +31,28 @@ struct TimingResources {
   }
 };
 
+// Driver entry points through the runtime (cudaGetDriverEntryPointByVersion): the binary does not
+// link libcuda, so it still starts (and the selftest skips) on machines without a driver.
+template <class F>
+F driver_fn(const char* name) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult st{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, CUDA_VERSION, cudaEnableDefault, &st) != cudaSuccess ||
+      st != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<F>(p);
+}
+
 // The distinct kernels of a captured graph, in first-seen order ("a, b"): through the driver API,
 // which also names kernels that libraries launched with cuLaunchKernel (NCCL's).
 std::string graph_kernel_names(cudaGraph_t g) {
+  using GetParams = CUresult (*)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
+  using FuncName = CUresult (*)(const char**, CUfunction);
+  using KernelName = CUresult (*)(const char**, CUkernel);
+  static const auto get_params = driver_fn<GetParams>("cuGraphKernelNodeGetParams");
+  static const auto func_name = driver_fn<FuncName>("cuFuncGetName");
+  static const auto kernel_name = driver_fn<KernelName>("cuKernelGetName");
+  if (!get_params || !func_name) return {};
   size_t count = 0;
   if (cudaGraphGetNodes(g, nullptr, &count) != cudaSuccess || count == 0) return {};
   std::vector<cudaGraphNode_t> nodes(count);
@@ -43,10 +62,10 @@ std::string graph_kernel_names(cudaGraph_t g) {
     cudaGraphNodeType type;
     if (cudaGraphNodeGetType(node, &type) != cudaSuccess || type != cudaGraphNodeTypeKernel) continue;
     CUDA_KERNEL_NODE_PARAMS p{};
-    if (cuGraphKernelNodeGetParams(reinterpret_cast<CUgraphNode>(node), &p) != CUDA_SUCCESS) continue;
+    if (get_params(reinterpret_cast<CUgraphNode>(node), &p) != CUDA_SUCCESS) continue;
     const char* name = nullptr;
-    if (p.func) cuFuncGetName(&name, p.func);
-    if (!name && p.kern) cuKernelGetName(&name, p.kern);
+    if (p.func) func_name(&name, p.func);
+    if (!name && p.kern && kernel_name) kernel_name(&name, p.kern);
     if (!name) continue;
     std::string s(name);
     if (s.size() > 96) s = s.substr(0, 96) + "...";
