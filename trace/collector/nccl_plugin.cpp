@@ -1,6 +1,6 @@
 #include "trace/collector/nccl_plugin.h"
 
-#include <sys/syscall.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,8 +30,12 @@ uint64_t now_ns() {
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// The thread id as CUPTI writes it into API records (threadId: pthread_self() truncated to 32 bits
+// on Linux, e.g. 2944819520 in the bundled sample, not the kernel's gettid()), so that
+// nccl_kernel_correlations can find a launch's driver record by thread when the correlation id
+// is missing.
 uint32_t this_tid() {
-  thread_local const uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
+  thread_local const uint32_t tid = static_cast<uint32_t>(static_cast<uint64_t>(::pthread_self()));
   return tid;
 }
 
