@@ -1,10 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <limits>
+
 #include "analysis/example_trace.h"
 #include "trace/core/analysis/overlap.h"
 #include "trace/core/analysis/range_summary.h"
 #include "trace/core/analysis/window_activity.h"
 #include "trace/core/slice_search.h"
+#include "trace/core/trace_builder.h"
 
 using namespace parascope;
 
@@ -120,4 +124,49 @@ TEST_CASE("SliceSearch steps through matches in time order", "[analysis][search]
     REQUIRE(bad.count() == 0);
     REQUIRE(!bad.next({}).valid());
   }
+}
+
+TEST_CASE("Range sums of damaged input with 2^62 ns slices hold at the int64 limit", "[analysis][window]") {
+  // Readers accept times within +-2^62 ns, so a slice can last up to 2^63 ns. Two kernels on two
+  // streams, each [-2^62, 2^62 - 1): each lies 2^63 - 1 ns inside the range [-2^62, 2^62); their
+  // sum (2^64 - 2) is past int64 and must stay at INT64_MAX, the per-name time as well.
+  TraceBuilder b;
+  Process p;
+  p.rank = 0;
+  const uint32_t pi = b.add_process(p);
+  Device d;
+  d.process = pi;
+  d.ordinal = 0;
+  const auto di = static_cast<int32_t>(b.add_device(d));
+  constexpr TimeNs kLo = -(TimeNs{1} << 62), kDur = std::numeric_limits<TimeNs>::max();
+  for (int64_t stream : {7, 8}) {
+    const uint32_t s = b.track({TrackKind::kGpuStream, pi, di, stream}, "stream");
+    b.add_slice(s, kLo, kDur, b.intern("gemm"), b.add_kernel({}));
+  }
+  const Trace t = b.finish();
+  const SliceClassifier c(t);
+  const RangeSummary r = summarize_range(t, c, {kLo, TimeNs{1} << 62});
+  REQUIRE(r.slices == 2);
+  CHECK(r.time_ns[static_cast<size_t>(Category::kCompute)] == INT64_MAX);
+  REQUIRE(r.top_names.size() == 1);
+  CHECK(r.top_names[0].time_ns == INT64_MAX);
+}
+
+TEST_CASE("Window activity over a 2^63 ns slice of damaged input neither overflows nor loses it", "[analysis][window]") {
+  // One kernel [-2^62, 2^62 - 1) (duration INT64_MAX): the window [0, 100) lies inside it, so the
+  // whole window is compute; looking back by the longest slice from 0 reaches -2^63 + 1, and from
+  // -2^62 it would pass int64 (UBSan) without the saturation.
+  TraceBuilder b;
+  Process p;
+  const uint32_t pi = b.add_process(p);
+  Device d;
+  d.process = pi;
+  const auto di = static_cast<int32_t>(b.add_device(d));
+  const uint32_t s = b.track({TrackKind::kGpuStream, pi, di, 7}, "stream 7");
+  b.add_slice(s, -(TimeNs{1} << 62), std::numeric_limits<TimeNs>::max(), b.intern("gemm"), b.add_kernel({}));
+  const Trace t = b.finish();
+  const SliceClassifier c(t);
+  CHECK(device_activity_in(t, c, 0, {0, 100}).sets.compute.intervals() == std::vector<Interval>{{0, 100}});
+  CHECK(device_activity_in(t, c, 0, {-(TimeNs{1} << 62), 0}).sets.compute.intervals() ==
+        std::vector<Interval>{{-(TimeNs{1} << 62), 0}});
 }

@@ -6,6 +6,7 @@
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/collective_matcher.h"
 #include "trace/core/classify.h"
+#include "trace/core/saturating.h"
 
 namespace parascope {
 
@@ -103,7 +104,7 @@ LinkSeries build_series(const Trace& t, uint16_t src, uint16_t dst, std::vector<
     }
     if (active == 0) rate = 0;
     if (was_active == 0 && active > 0) active_since = now;
-    if (was_active > 0 && active == 0) s.active_ns += now - active_since;
+    if (was_active > 0 && active == 0) s.active_ns = add_saturating(s.active_ns, now - active_since);
     const double v = static_cast<double>(std::max<long double>(rate, 0));
     if (!s.bytes_per_s.empty() && s.bytes_per_s.back() == v) continue;
     s.time.push_back(now);

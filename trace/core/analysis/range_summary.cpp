@@ -1,7 +1,10 @@
 #include "trace/core/analysis/range_summary.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
+
+#include "trace/core/saturating.h"
 
 namespace parascope {
 
@@ -17,10 +20,12 @@ RangeSummary summarize_range(const Trace& trace, const SliceClassifier& classify
     if (s.empty()) return;
     TimeNs longest = 0;
     for (TimeNs d : s.dur) longest = std::max(longest, d);
-    auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), range.start - longest) - s.start.begin());
+    TimeNs from = 0;  // the earliest start that can reach the range (damaged input: saturate)
+    if (__builtin_sub_overflow(range.start, longest, &from)) from = std::numeric_limits<TimeNs>::min();
+    auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), from) - s.start.begin());
     bool any = false;
     for (; i < s.size() && s.start[i] < range.end; ++i) {
-      const TimeNs end = s.start[i] + s.dur[i];
+      const TimeNs end = add_saturating(s.start[i], s.dur[i]);  // damaged input: durations up to 2^63
       // a slice overlaps when it reaches into the range; instants (dur 0) count when inside it
       if (end <= range.start && !(s.dur[i] == 0 && s.start[i] >= range.start)) continue;
       any = true;
@@ -29,12 +34,13 @@ RangeSummary summarize_range(const Trace& trace, const SliceClassifier& classify
       const auto ci = static_cast<size_t>(c) % kCategoryCountForSummary;
       ++out.slices;
       ++out.count[ci];
-      if (s.depth_of(i) == 0 || t.key.kind == TrackKind::kSmLane) out.time_ns[ci] += std::max<TimeNs>(inside, 0);
+      if (s.depth_of(i) == 0 || t.key.kind == TrackKind::kSmLane)
+        out.time_ns[ci] = add_saturating(out.time_ns[ci], std::max<TimeNs>(inside, 0));
       RangeNameTime& n = names[s.name[i]];
       n.name = s.name[i];
       n.category = c;
       ++n.count;
-      n.time_ns += std::max<TimeNs>(inside, 0);
+      n.time_ns = add_saturating(n.time_ns, std::max<TimeNs>(inside, 0));
     }
     out.tracks += any;
   };

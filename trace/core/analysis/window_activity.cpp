@@ -1,6 +1,9 @@
 #include "trace/core/analysis/window_activity.h"
 
 #include <algorithm>
+#include <limits>
+
+#include "trace/core/saturating.h"
 
 namespace parascope {
 
@@ -14,13 +17,15 @@ void for_each_in(const Track& t, Interval w, F&& f) {
   if (s.empty() || w.end <= w.start) return;
   TimeNs longest = 0;
   for (TimeNs d : s.dur) longest = std::max(longest, d);
-  auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), w.start - longest) - s.start.begin());
+  TimeNs from = 0;  // damaged input can hold 2^63 ns slices: saturate instead of overflowing
+  if (__builtin_sub_overflow(w.start, longest, &from)) from = std::numeric_limits<TimeNs>::min();
+  auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), from) - s.start.begin());
   for (; i < s.size() && s.start[i] < w.end; ++i)
-    if (s.start[i] + s.dur[i] > w.start) f(i);
+    if (add_saturating(s.start[i], s.dur[i]) > w.start) f(i);
 }
 
 Interval clipped(const Track& t, size_t i, Interval w) {
-  return {std::max(t.slices.start[i], w.start), std::min(t.slices.start[i] + t.slices.dur[i], w.end)};
+  return {std::max(t.slices.start[i], w.start), std::min(add_saturating(t.slices.start[i], t.slices.dur[i]), w.end)};
 }
 
 struct Sets {
