@@ -59,6 +59,10 @@ pair tp_serial_b1 tp_serial_b1_nch4 channels=4
 pair tp_overlap_b1 tp_overlap_b1_nch4 channels=4
 pair tp_serial_b4 tp_serial_b4_nch4 channels=4
 pair tp_overlap_b4 tp_overlap_b4_nch4 channels=4
+pair tp_serial_b1_nch4 tp_overlap_b1_nch4 comm_select=allreduce comm_stream=side
+pair tp_overlap_b1_nch4 tp_serial_b1_nch4 comm_select=allreduce comm_stream=serial
+pair tp_overlap_b1_nch4 tp_overlap_b4_nch4 comm_select=allreduce comm_split=4
+pair tp_overlap_b4_nch4 tp_overlap_b1_nch4 comm_select=allreduce comm_merge=4
 echo
 echo "### Interference: 4 GEMMs and an all-reduce, serial trace -> concurrent prediction"
 echo
