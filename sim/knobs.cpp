@@ -242,8 +242,9 @@ KnobRegistry build_registry() {
   r.add({"comm_interference", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
          "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "
          "communication holds (-1: the topology's GpuSpec comm_interference)"});
-  r.add({"comm_slowdown", KnobType::kDouble, 0, 10, {}, 0.0, "x", "mechanism",
-         "whatif: fractional slow-down of communication while compute kernels run on its GPU"});
+  r.add({"comm_slowdown", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
+         "whatif: fractional slow-down of communication while compute kernels run on its GPU (-1: what the "
+         "trace shows: its collectives that ran beside compute against the model's time alone)"});
   return r;
 }
 }  // namespace

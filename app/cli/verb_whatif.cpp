@@ -188,7 +188,8 @@ void print_graph(const whatif::DepGraph& g) {
 
 void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t top, bool replay_only) {
   const WhatIfSummary& s = o.summary;
-  std::printf("topology %s (%s)\n", s.topology.c_str(), s.calibration.c_str());
+  std::printf("topology %s (%s); communication beside compute slowed by %.2f\n", s.topology.c_str(), s.calibration.c_str(),
+              1.0 + s.comm_slowdown);
   if (!s.changes.empty()) {
     std::printf("changes\n");
     for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
@@ -360,6 +361,7 @@ JsonValue summary_json(const WhatIfOutput& o) {
   const auto& cp = s.critical;
   return JsonValue::object({{"topology", JsonValue::string(s.topology)},
                             {"calibration", JsonValue::string(s.calibration)},
+                            {"comm_slowdown", JsonValue::number(s.comm_slowdown)},
                             {"changes", std::move(changes)},
                             {"step_ns", JsonValue::number(s.step_ns)},
                             {"measured_step_ns", JsonValue::number(s.measured_step_ns)},

@@ -20,8 +20,8 @@ PY
 }
 echo "### Replay of the unchanged graph"
 echo
-echo "| trace | measured step | replay | error | GPU measured | GPU replay | error | no-profiler median |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| trace | measured step | replay | error | GPU measured | GPU replay | error | no-profiler median | comm beside compute |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for v in tp_serial_b1 tp_overlap_b1 tp_serial_b4 tp_overlap_b4 tp_serial_b1_nch4 tp_overlap_b1_nch4 tp_serial_b4_nch4 \
          tp_overlap_b4_nch4 dp_step sample; do
   if [ "$v" = sample ]; then in=resources/samples/allreduce_matmul_2xh200; m=""; else in=$C/$v; m=$(median "${v/dp_step/dp_ddp}"); fi
@@ -30,9 +30,9 @@ import json, sys
 s = json.load(sys.stdin)['replay']
 e = lambda a, b: '%+.1f %%' % ((a / b - 1) * 100)
 m = '$m'
-print('| %s | %.1f us | %.1f us | %s | %.1f us | %.1f us | %s | %s |' % ('$v', s['measured_step_ns'] / 1e3, s['step_ns'] / 1e3,
+print('| %s | %.1f us | %.1f us | %s | %.1f us | %.1f us | %s | %s | x%.2f |' % ('$v', s['measured_step_ns'] / 1e3, s['step_ns'] / 1e3,
       e(s['step_ns'], s['measured_step_ns']), s['measured_gpu_step_ns'] / 1e3, s['gpu_step_ns'] / 1e3,
-      e(s['gpu_step_ns'], s['measured_gpu_step_ns']), ('%.1f us' % float(m)) if m else '-'))"
+      e(s['gpu_step_ns'], s['measured_gpu_step_ns']), ('%.1f us' % float(m)) if m else '-', 1 + s['comm_slowdown']))"
 done
 echo
 echo "### Predictions (GPU step time) against the second run's no-profiler median"
@@ -59,6 +59,10 @@ pair tp_serial_b1 tp_serial_b1_nch4 channels=4
 pair tp_overlap_b1 tp_overlap_b1_nch4 channels=4
 pair tp_serial_b4 tp_serial_b4_nch4 channels=4
 pair tp_overlap_b4 tp_overlap_b4_nch4 channels=4
+pair tp_serial_b1_nch4 tp_overlap_b1_nch4 comm_select=allreduce comm_stream=side
+pair tp_overlap_b1_nch4 tp_serial_b1_nch4 comm_select=allreduce comm_stream=serial
+pair tp_overlap_b1_nch4 tp_overlap_b4_nch4 comm_select=allreduce comm_split=4
+pair tp_overlap_b4_nch4 tp_overlap_b1_nch4 comm_select=allreduce comm_merge=4
 echo
 echo "### Interference: 4 GEMMs and an all-reduce, serial trace -> concurrent prediction"
 echo

@@ -934,9 +934,12 @@ void Builder::add_steps() {
 void Builder::measure_overlap() {
   const std::vector<DeviceActivity> activity = device_activity(t_, classify_);
   for (Node& n : g_.nodes) {
-    if (n.kind != NodeType::kCompute) continue;
+    const bool comm = n.kind == NodeType::kCollective || n.kind == NodeType::kPeerCopy;
+    if (n.kind != NodeType::kCompute && !comm) continue;
     const uint32_t td = g_.devices[static_cast<size_t>(n.device)].trace_device;
-    if (td < activity.size()) n.comm_overlap = activity[td].sets.communication.overlap(n.start, n.start + n.dur);
+    if (td >= activity.size()) continue;
+    if (comm) n.compute_overlap = activity[td].sets.compute.overlap(n.start, n.start + n.dur);
+    else n.comm_overlap = activity[td].sets.communication.overlap(n.start, n.start + n.dur);
   }
 }
 

@@ -94,6 +94,7 @@ struct Node {
   TimeNs work = 0;                // replay: run time at full speed (compute: de-interfered by replay)
   TimeNs gap = 0;                 // replay: lag after the lane predecessor's end
   TimeNs comm_overlap = 0;        // measured time this compute op shared its GPU with communication
+  TimeNs compute_overlap = 0;     // measured time this communication op shared its GPU with compute
   int32_t group = -1;             // CommGroup of kCollective / kPeerCopy / kFused nodes
   int32_t step = -1;              // index into DepGraph::steps, -1 outside every step
   bool blocking = false;          // host call that ends only when its kHostSync predecessors end

@@ -11,6 +11,26 @@ TimeNs deinterfered_work(TimeNs measured, TimeNs overlap, double rate) {
   return measured - overlap + static_cast<TimeNs>(std::llround(static_cast<double>(overlap) * std::clamp(rate, 0.0, 1.0)));
 }
 
+double measured_comm_slowdown(const DepGraph& g, const std::vector<TimeNs>& alone) {
+  std::vector<double> factors;
+  for (size_t gi = 0; gi < g.groups.size() && gi < alone.size(); ++gi) {
+    const CommGroup& grp = g.groups[gi];
+    if (!grp.complete || grp.members.empty() || alone[gi] <= 0) continue;
+    const Node* last = nullptr;
+    for (uint32_t m : grp.members)
+      if (!last || g.nodes[m].dur < last->dur) last = &g.nodes[m];
+    const double d = static_cast<double>(last->dur), o = static_cast<double>(std::min(last->compute_overlap, last->dur));
+    const double covered = static_cast<double>(alone[gi]) - (d - o);
+    if (2 * o < d || covered <= 0) continue;
+    factors.push_back(o / covered);
+  }
+  if (factors.empty()) return 0;
+  std::sort(factors.begin(), factors.end());
+  const size_t n = factors.size();
+  const double median = n % 2 ? factors[n / 2] : (factors[n / 2 - 1] + factors[n / 2]) / 2;
+  return std::max(0.0, median - 1);
+}
+
 namespace {
 
 constexpr uint32_t kDefaultSms = 132;

@@ -7,7 +7,8 @@
 // compute there runs on the SMs left, slowed further by comm_interference; communication slows by
 // comm_slowdown while compute runs, and concurrent transfers on a GPU share it equally. Compute
 // durations are the measured ones with the measured interference taken out first, so the
-// unchanged graph replays its own measurement. A kernel that becomes ready while another stream's
+// unchanged graph replays its own measurement; comm_slowdown, unless set, is the one the
+// measurement shows (measured_comm_slowdown). A kernel that becomes ready while another stream's
 // kernel occupies every SM in one wave (Node::fills_gpu) starts only when that kernel ends. Deterministic: integer ns, ordered event queue.
 #pragma once
 
@@ -57,6 +58,15 @@ struct ReplayResult {
 // The compute work at full speed implied by a measured duration: time overlapped with
 // communication ran at `rate` (the interference model's compute rate on that GPU).
 TimeNs deinterfered_work(TimeNs measured, TimeNs overlap, double rate);
+
+// The slow-down of communication beside compute that the measurement shows. Per complete group
+// whose last-arriving member m (the shortest: it waited least for its peers) ran beside compute for
+// at least half its measured time d, with o = m.compute_overlap and a = alone[group] (the model's
+// duration for it alone): d - o ran alone at full rate, so o covered a - (d - o) of work and the
+// factor is o / (a - (d - o)); groups where d - o >= a (the member waited for SMs or peers, not
+// for bandwidth) say nothing. Result: the median factor over the groups minus 1, at least 0; 0
+// when no group qualifies. alone[g] <= 0: group g is skipped.
+double measured_comm_slowdown(const DepGraph& g, const std::vector<TimeNs>& alone);
 
 ReplayResult replay(const DepGraph& g, const std::vector<GroupWork>& group_work, const ReplayConfig& config);
 

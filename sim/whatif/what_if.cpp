@@ -74,12 +74,17 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     const sim::KnobSettings defaults;
     CommModel model(platform, platform_key(traced_machine, po), defaults, cache);
     std::vector<uint32_t> held(g.devices.size(), 0);
+    std::vector<TimeNs> alone(g.groups.size(), 0);  // the model's duration of each traced group on its own
     const auto default_channels = static_cast<uint32_t>(defaults.get_int("channels"));
-    for (const CommGroup& grp : g.groups) {
+    for (size_t gi = 0; gi < g.groups.size(); ++gi) {
+      const CommGroup& grp = g.groups[gi];
       uint32_t sms = grp.spec.channels ? grp.spec.channels : default_channels;
-      if (!grp.measured_only && !grp.spec.channels) {
+      if (!grp.measured_only) {
         const auto t = model.timing(grp.spec);
-        if (t->error.empty()) sms = t->sms;
+        if (t->error.empty()) {
+          if (!grp.spec.channels) sms = t->sms;
+          alone[gi] = t->duration;
+        }
       }
       for (uint32_t m : grp.members) held[static_cast<size_t>(g.nodes[m].device)] = std::max(held[static_cast<size_t>(g.nodes[m].device)], sms);
     }
@@ -90,6 +95,8 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       const double h = std::min<double>(held[static_cast<size_t>(n.device)], total - 1);
       n.work = deinterfered_work(n.dur, n.comm_overlap, (total - h) / total / (1.0 + ci));
     }
+    // Communication beside compute: what the measurement shows, unless the knob says otherwise.
+    sum.comm_slowdown = knobs.get_double("comm_slowdown") >= 0 ? knobs.get_double("comm_slowdown") : measured_comm_slowdown(g, alone);
   }
 
   if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
@@ -167,7 +174,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   // 5. Replay.
   ReplayConfig rc;
   rc.comm_interference = ci;
-  rc.comm_slowdown = knobs.get_double("comm_slowdown");
+  rc.comm_slowdown = sum.comm_slowdown;
   rc.cpu_scale = knobs.get_double("cpu_scale");
   for (size_t gi = 0; gi < platform.gpu_count(); ++gi) rc.gpu_sms.push_back(platform.gpu(static_cast<int32_t>(gi)).sm_count);
   out.replay = replay(g, work, rc);

@@ -94,6 +94,7 @@ struct WhatIfSummary {
   CriticalPath critical;
   std::vector<CriticalItem> critical_items;  // the path's time by (rank, lane, name), largest first
   std::vector<Divergence> divergences;    // replay vs measured by name, largest |difference| first
+  double comm_slowdown = 0;               // the replay's communication slow-down beside compute (knob, else measured_comm_slowdown)
   uint64_t simulations = 0;               // collectives simulated for this run (others came from the cache)
   uint64_t replay_events = 0;
   std::vector<std::string> warnings;

@@ -148,6 +148,33 @@ TEST_CASE("replay: measured interference is taken out of compute durations", "[w
   CHECK(deinterfered_work(100'000, 150'000, 0.5) == 50'000);
 }
 
+TEST_CASE("replay: the communication slow-down beside compute the measurement shows", "[whatif][replay][interference]") {
+  GraphFixture f(2);
+  const uint32_t s0 = f.stream(0, 8), s1 = f.stream(1, 8);
+  // Each group: rank 0's member (d us measured, o of it beside compute), rank 1's 10 us longer
+  // (it arrived first and waited), so rank 0's is the last arrival; alone = the model's time.
+  auto add = [&](double d, double o) {
+    const uint32_t a = f.node(s0, NodeType::kCollective, "allreduce", 0, d);
+    const uint32_t b = f.node(s1, NodeType::kCollective, "allreduce", 0, d + 10);
+    f.g.nodes[a].compute_overlap = static_cast<TimeNs>(o * 1000);
+    f.g.nodes[b].compute_overlap = static_cast<TimeNs>((d + 10) * 1000);  // not the one read
+    f.group(CollectiveOp::kAllReduce, 1000, {a, b});
+  };
+  add(100, 80);   // 20 alone; 80 us did 60 - 20 = 40 us of work: factor 2.0
+  add(50, 50);    // all beside compute, 40 us of work: 1.25
+  add(100, 40);   // less than half beside compute: skipped
+  add(100, 60);   // 40 alone already more than the model's 30: it waited, skipped
+  add(90, 90);    // 60 us of work in 90: 1.5
+  const std::vector<TimeNs> alone = {60'000, 40'000, 50'000, 30'000, 60'000};
+  // median of 1.25, 1.5, 2.0 = 1.5 -> 0.5
+  CHECK(measured_comm_slowdown(f.g, alone) == Approx(0.5));
+  // only group 1 (1.25): 0.25; with the model slower than the measurement (alone 60 for d = o = 50:
+  // factor 0.83) the slow-down is 0, never a speed-up; no model time: nothing to read
+  CHECK(measured_comm_slowdown(f.g, {0, 40'000, 0, 0, 0}) == Approx(0.25));
+  CHECK(measured_comm_slowdown(f.g, {0, 60'000, 0, 0, 0}) == 0);
+  CHECK(measured_comm_slowdown(f.g, {}) == 0);
+}
+
 TEST_CASE("replay: a cycle never runs and is reported", "[whatif][replay]") {
   GraphFixture f(1);
   const uint32_t s = f.stream(0, 7), t = f.stream(0, 8);
