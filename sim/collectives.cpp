@@ -818,7 +818,8 @@ void Builder::add(const WorkloadStep& step, size_t index) {
         if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
         const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns
                                 : (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_latency_ns
-                                                                         : s.nccl->collective_latency_ns;
+                                : algo == "ring" ? s.nccl->collective_cost_ns(nccl_ll, op == "allreduce" ? 2 * (s.n - 1) : s.n - 1)
+                                                 : s.nccl->collective_latency_ns;
         if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
           pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
         p.prologue.insert(p.prologue.begin(), pre.begin(), pre.end());

@@ -89,10 +89,19 @@ struct NcclProfile {
   double ll_max_bytes = 0;
   std::vector<std::pair<double, double>> ll_channel_rate;
   double channel_min_bytes = 0;
+  // Simple's fixed cost beyond LL's for a ring collective that runs Simple under ll_max_bytes: NCCL's
+  // own latency model (src/graph/tuning.cc, printed in its tuning table) charges base + per ring step,
+  // Simple minus LL (2.28, NVLink: 8.4 - 6.6 us base, 3.4 - 0.6 us per step). A priori, not fitted;
+  // added to collective_latency_ns (LL's, as fitted). 0: one fixed cost for both protocols.
+  double simple_extra_ns = 0;
+  double simple_extra_per_step_ns = 0;
   // Per-channel rate for a step of `bytes` (0 without knots); `ll`: on the LL knots when there are.
   double rate_at(double bytes, bool ll = false) const;
   // Channels NCCL runs a ring collective on for a buffer of `buffer_bytes` (see channel_min_bytes).
   uint32_t channels_for(double buffer_bytes) const;
+  // A ring collective's fixed cost: collective_latency_ns, plus Simple's extra when it runs Simple
+  // (`ll` false) while ll_max_bytes splits the protocols; ring_steps: 2(n-1) all-reduce, n-1 AG/RS.
+  double collective_cost_ns(bool ll, int ring_steps) const;
 };
 
 struct SwitchSpec {

@@ -134,6 +134,10 @@ NcclProfile read_nccl(const JsonField& f) {
   if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
   p.channel_min_bytes = f.get_double("channel_min_bytes", 0);
   if (p.channel_min_bytes < 0) f.at("channel_min_bytes").fail("channel_min_bytes must be >= 0");
+  p.simple_extra_ns = f.get_double("simple_extra_ns", 0);
+  p.simple_extra_per_step_ns = f.get_double("simple_extra_per_step_ns", 0);
+  if (p.simple_extra_ns < 0) f.at("simple_extra_ns").fail("simple_extra_ns must be >= 0");
+  if (p.simple_extra_per_step_ns < 0) f.at("simple_extra_per_step_ns").fail("simple_extra_per_step_ns must be >= 0");
   if (auto knots = f.get("ll_channel_rate")) {
     for (size_t i = 0; i < knots->size(); ++i) {
       const JsonField k = knots->at(i);
@@ -164,6 +168,8 @@ JsonValue nccl_json(const NcclProfile& p) {
     v.set("ll_max_bytes", JsonValue::number(p.ll_max_bytes));
     v.set("ll_channel_rate", std::move(ll));
   }
+  if (p.simple_extra_ns > 0) v.set("simple_extra_ns", JsonValue::number(p.simple_extra_ns));
+  if (p.simple_extra_per_step_ns > 0) v.set("simple_extra_per_step_ns", JsonValue::number(p.simple_extra_per_step_ns));
   return v;
 }
 
