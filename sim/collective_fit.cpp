@@ -97,6 +97,9 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
   };
   push_curve(knots, false);
   push_curve(ll_knots, true);
+  // With the split, send/recv's own rate scale on the Simple curve (log, last); 1 without.
+  const size_t scale_at = x0.size();
+  if (monotone) x0.push_back(0.0);
   auto profile_of = [&](const std::vector<double>& x) {
     NcclProfile p = structure;
     p.collective_latency_ns = std::exp(x[0]);
@@ -113,6 +116,7 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     };
     curve(knots, 3, p.channel_rate);
     curve(ll_knots, 3 + knots.size(), p.ll_channel_rate);
+    p.p2p_rate_scale = monotone ? std::exp(x[scale_at]) : 1.0;
     return p;
   };
   Topology t = topo;
@@ -139,6 +143,7 @@ KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>&
     k.local_copy_GBps_per_sm = std::exp(x[1]);
     k.reduce_cost = std::exp(x[2]);
     k.hbm_GBps = std::exp(x[3]);
+    k.block_latency_ns = std::exp(x[4]);
     return k;
   };
   Topology t = topo;
@@ -146,7 +151,7 @@ KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>&
     apply_kernel_fit(t, params_of(x));
     return sq_log_errors(t, fit_rows);
   };
-  const MinimizeResult best = minimize(cost, {std::log(1500.0), std::log(20.0), std::log(1.5), std::log(3000.0)}, 0.3, 3000, 1e-9);
+  const MinimizeResult best = minimize(cost, {std::log(1500.0), std::log(20.0), std::log(1.5), std::log(3000.0), std::log(10.0)}, 0.3, 3000, 1e-9);
   fit = params_of(best.x);
   fit.cost = best.value;
   fit.evaluations = best.evaluations;
@@ -160,6 +165,7 @@ void apply_kernel_fit(Topology& topo, const KernelFit& fit) {
       n.gpu->local_copy_bytes_per_s = fit.local_copy_GBps_per_sm * 1e9;
       n.gpu->reduce_cost = fit.reduce_cost;
       n.gpu->hbm_bytes_per_s = fit.hbm_GBps * 1e9;
+      n.gpu->block_latency_ns = fit.block_latency_ns;
     }
 }
 

@@ -31,6 +31,7 @@ struct KernelFit {
   double local_copy_GBps_per_sm = 0;
   double reduce_cost = 1;
   double hbm_GBps = 0;
+  double block_latency_ns = 0;  // per block beyond the first, on the kernel's fixed cost
   double cost = 0;
   int evaluations = 0;
 };

@@ -157,7 +157,8 @@ int run_calibrate(const VerbArgs& argv) {
     k.set("kernel_params", JsonValue::object({{"signal_latency_ns", JsonValue::number(kernels->signal_latency_ns)},
                                               {"local_copy_per_sm_GBps", JsonValue::number(kernels->local_copy_GBps_per_sm)},
                                               {"reduce_cost", JsonValue::number(kernels->reduce_cost)},
-                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)}}));
+                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)},
+                                              {"block_latency_ns", JsonValue::number(kernels->block_latency_ns)}}));
     fit_doc.set("harness", std::move(k));
   }
   JsonValue doc = topology_to_json(topo);
@@ -214,6 +215,8 @@ int run_calibrate(const VerbArgs& argv) {
           std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
         std::printf(" GB/s\n");
       }
+      if (topo.nccl->p2p_rate_scale != 1)
+        std::printf("  send/recv and all-to-all: x %.3f of that rate (fitted)\n", topo.nccl->p2p_rate_scale);
       if (topo.nccl->simple_extra_ns > 0 || topo.nccl->simple_extra_per_step_ns > 0)
         std::printf("  Simple (ring, above the LL limit): + %.0f ns + %.0f ns per ring step (NCCL's latency model, not fitted)\n",
                     topo.nccl->simple_extra_ns, topo.nccl->simple_extra_per_step_ns);
@@ -221,8 +224,9 @@ int run_calibrate(const VerbArgs& argv) {
         std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(topo.nccl->channel_min_bytes)).c_str(),
                     topo.nccl->channels);
     }
-    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s\n",
-                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps);
+    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s, %.1f ns per block\n",
+                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps,
+                kernels->block_latency_ns);
     std::printf("  %-14s %-14s %-5s %8s %4s %11s %11s %8s  %s\n", "op", "variant", "dtype", "bytes", "SMs", "measured", "simulated",
                 "error", "set");
     for (const auto& a : acc->rows) {
