@@ -80,8 +80,26 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     const uint32_t ch = std::max<uint32_t>(1, structure.channels);
     return std::log(std::max(1e8, step_bytes(*nearest) * 2 / (busy * 1e-9) / ch));
   };
-  for (double k : knots) x0.push_back(start_rate(k, false));
-  for (double k : ll_knots) x0.push_back(start_rate(k, true));
+  // With the protocols split, each curve is parametrised as its first knot's log rate and log steps
+  // |x| >= 0 to the next: a channel never gets slower with a bigger step (a priori). Without it the
+  // Simple curve's small-step knots, pinned by send/recv alone, run off to whatever those rows' fixed
+  // costs leave (64 KiB at 415 GB/s per channel, 1 MiB at 13). The single curve keeps one free log
+  // rate per knot (its fit lands on a rising curve anyway; the monotone form's start ends in a worse
+  // local minimum there).
+  const bool monotone = !ll_knots.empty();
+  auto push_curve = [&](const std::vector<double>& ks, bool ll) {
+    double prev = 0;
+    for (size_t i = 0; i < ks.size(); ++i) {
+      const double lr = start_rate(ks[i], ll);
+      x0.push_back(i == 0 || !monotone ? lr : std::max(0.0, lr - prev));
+      prev = i == 0 ? lr : std::max(prev, lr);
+    }
+  };
+  push_curve(knots, false);
+  push_curve(ll_knots, true);
+  // With the split, send/recv's own rate scale on the Simple curve (log, last); 1 without.
+  const size_t scale_at = x0.size();
+  if (monotone) x0.push_back(0.0);
   auto profile_of = [&](const std::vector<double>& x) {
     NcclProfile p = structure;
     p.collective_latency_ns = std::exp(x[0]);
@@ -89,8 +107,16 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     p.step_latency_ns = std::exp(x[2]);
     p.channel_rate.clear();
     p.ll_channel_rate.clear();
-    for (size_t i = 0; i < knots.size(); ++i) p.channel_rate.emplace_back(knots[i], std::exp(x[3 + i]));
-    for (size_t i = 0; i < ll_knots.size(); ++i) p.ll_channel_rate.emplace_back(ll_knots[i], std::exp(x[3 + knots.size() + i]));
+    auto curve = [&](const std::vector<double>& ks, size_t first, std::vector<std::pair<double, double>>& out) {
+      double lr = 0;
+      for (size_t i = 0; i < ks.size(); ++i) {
+        lr = i == 0 || !monotone ? x[first + i] : lr + std::fabs(x[first + i]);
+        out.emplace_back(ks[i], std::exp(lr));
+      }
+    };
+    curve(knots, 3, p.channel_rate);
+    curve(ll_knots, 3 + knots.size(), p.ll_channel_rate);
+    p.p2p_rate_scale = monotone ? std::exp(x[scale_at]) : 1.0;
     return p;
   };
   Topology t = topo;
@@ -117,6 +143,7 @@ KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>&
     k.local_copy_GBps_per_sm = std::exp(x[1]);
     k.reduce_cost = std::exp(x[2]);
     k.hbm_GBps = std::exp(x[3]);
+    k.block_latency_ns = std::exp(x[4]);
     return k;
   };
   Topology t = topo;
@@ -124,7 +151,7 @@ KernelFit fit_kernel_params(const Topology& topo, const std::vector<HarnessRow>&
     apply_kernel_fit(t, params_of(x));
     return sq_log_errors(t, fit_rows);
   };
-  const MinimizeResult best = minimize(cost, {std::log(1500.0), std::log(20.0), std::log(1.5), std::log(3000.0)}, 0.3, 3000, 1e-9);
+  const MinimizeResult best = minimize(cost, {std::log(1500.0), std::log(20.0), std::log(1.5), std::log(3000.0), std::log(10.0)}, 0.3, 3000, 1e-9);
   fit = params_of(best.x);
   fit.cost = best.value;
   fit.evaluations = best.evaluations;
@@ -138,6 +165,7 @@ void apply_kernel_fit(Topology& topo, const KernelFit& fit) {
       n.gpu->local_copy_bytes_per_s = fit.local_copy_GBps_per_sm * 1e9;
       n.gpu->reduce_cost = fit.reduce_cost;
       n.gpu->hbm_bytes_per_s = fit.hbm_GBps * 1e9;
+      n.gpu->block_latency_ns = fit.block_latency_ns;
     }
 }
 

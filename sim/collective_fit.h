@@ -22,15 +22,18 @@ struct NcclFit {
 };
 // The knots sit at the ring-step sizes of the fit rows; `structure` gives what is not a timing: the
 // channels NCCL ran with (the grid of its kernels in the captured traces) and, when set, its logged
-// per-call choices (ll_max_bytes: LL rows get their own knots; channel_min_bytes).
+// per-call choices (ll_max_bytes: LL rows get their own knots; channel_min_bytes) with Simple's a-priori
+// extra latency (simple_extra_ns, simple_extra_per_step_ns). With ll_max_bytes set, each curve is fitted
+// non-decreasing in step size and send/recv's p2p_rate_scale is fitted too; without, one free curve.
 NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
                          const NcclProfile& structure);
 
-struct KernelFit {
+struct KernelFit {  // the direct kernels' 5 shared parameters
   double signal_latency_ns = 0;
   double local_copy_GBps_per_sm = 0;
   double reduce_cost = 1;
   double hbm_GBps = 0;
+  double block_latency_ns = 0;  // per block beyond the first, on the kernel's fixed cost
   double cost = 0;
   int evaluations = 0;
 };

@@ -694,6 +694,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   double nccl_step_bytes = 0;
   bool nccl_ll = false;          // NCCL's logged choice: LL at this size (the profile's LL knots)
   uint32_t nccl_channels = 0;    // NCCL's own channel count at this size
+  double nccl_scale = 1;         // send/recv and all-to-all: the profile's p2p_rate_scale
   if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
     s.nccl = &*p_.topology().nccl;
     const bool ring_coll = algo == "ring" && (op == "allreduce" || op == "allgather" || op == "reducescatter");
@@ -703,7 +704,8 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
     if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
     nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
-    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll);
+    nccl_scale = (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_rate_scale : 1.0;
+    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll) * nccl_scale;
   }
   // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
   // payload; the summary still reports the payload. The direct kernels use their own stores (simple
@@ -749,7 +751,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       SmTransferModel linear = ldst;
       linear.cap_bytes_per_s = 0;
       const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.threads) : 0;
-      const double profile_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll);
+      const double profile_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll) * nccl_scale;
       double r = profile_rate * nccl_channels / s.channels;
       if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
       s.nccl_rate = r;
@@ -816,9 +818,10 @@ void Builder::add(const WorkloadStep& step, size_t index) {
         Program& p = prog(a);
         std::vector<Op> pre;
         if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
-        const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns
+        const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns + (direct_kernel ? p_.gpu(g).block_latency_ns * (s.channels - 1.0) : 0.0)
                                 : (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_latency_ns
-                                                                         : s.nccl->collective_latency_ns;
+                                : algo == "ring" ? s.nccl->collective_cost_ns(nccl_ll, op == "allreduce" ? 2 * (s.n - 1) : s.n - 1)
+                                                 : s.nccl->collective_latency_ns;
         if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
           pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
         p.prologue.insert(p.prologue.begin(), pre.begin(), pre.end());

@@ -1,5 +1,6 @@
 // `parascope-cli calibrate RAW.json [RAW2.json...] -o TOPOLOGY [--base NAME|PATH] [--kernels FILE]...
-// [--nccl-channels N] [--nccl-ll-max BYTES] [--nccl-channel-bytes BYTES] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
+// [--nccl-channels N] [--nccl-ll-max BYTES] [--nccl-channel-bytes BYTES] [--nccl-simple-extra NS]
+// [--nccl-simple-extra-step NS] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
 // pull) models to raw P2P sweeps (DESIGN.md "Calibration"), writes them into the base topology
 // (default: the preset named by the sweep's "machine"), marks it measured, and prints each
 // mechanism's residuals. With --kernels (parascope-bench result files, CUDA graphs) it also takes the
@@ -35,6 +36,10 @@ const std::vector<OptionSpec> kOptions = {
      "count in bytes, on their own knots (default 0: one curve)", ""},
     {"--nccl-channel-bytes", true, false, "NCCL's logged choice: a ring collective on B buffer bytes runs on B / this many "
      "channels when that is fewer (default 0: always --nccl-channels)", ""},
+    {"--nccl-simple-extra", true, false, "with --nccl-ll-max: Simple's fixed cost over LL's in ns, from NCCL's latency model "
+     "(tuning table: Simple minus LL base latency; not fitted; default 0)", ""},
+    {"--nccl-simple-extra-step", true, false, "with --nccl-ll-max: Simple's extra fixed cost per ring step in ns (NCCL's "
+     "hwLat Simple minus LL; default 0)", ""},
     {"--interference", true, false, "GEMM + all-reduce timings (interference.json) to fit the interference", ""},
     {"--json", false, false, "machine-readable fit and residuals (with schema_version)", ""},
     {"--help", false, false, "this help", "-h"},
@@ -94,6 +99,9 @@ int run_calibrate(const VerbArgs& argv) {
   };
   nccl_structure.ll_max_bytes = bytes_flag("--nccl-ll-max");
   nccl_structure.channel_min_bytes = bytes_flag("--nccl-channel-bytes");
+  // A priori, from NCCL's latency model (its tuning table), not fitted: Simple's fixed cost over LL's.
+  nccl_structure.simple_extra_ns = bytes_flag("--nccl-simple-extra");
+  nccl_structure.simple_extra_per_step_ns = bytes_flag("--nccl-simple-extra-step");
 
   // The harness rows first: their launch floor is what the SM mechanisms' setup is measured beyond.
   std::vector<sim::HarnessRow> rows;
@@ -112,6 +120,8 @@ int run_calibrate(const VerbArgs& argv) {
   if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(nccl_channels);
   if (const auto v = args.value("--nccl-ll-max")) command += " --nccl-ll-max " + *v;
   if (const auto v = args.value("--nccl-channel-bytes")) command += " --nccl-channel-bytes " + *v;
+  if (const auto v = args.value("--nccl-simple-extra")) command += " --nccl-simple-extra " + *v;
+  if (const auto v = args.value("--nccl-simple-extra-step")) command += " --nccl-simple-extra-step " + *v;
   if (const auto p = args.value("--interference")) command += " --interference " + *p;
   topo.calibration_source = command;
   JsonValue fit_doc = sim::calibration_fit_json(fit);
@@ -147,7 +157,8 @@ int run_calibrate(const VerbArgs& argv) {
     k.set("kernel_params", JsonValue::object({{"signal_latency_ns", JsonValue::number(kernels->signal_latency_ns)},
                                               {"local_copy_per_sm_GBps", JsonValue::number(kernels->local_copy_GBps_per_sm)},
                                               {"reduce_cost", JsonValue::number(kernels->reduce_cost)},
-                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)}}));
+                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)},
+                                              {"block_latency_ns", JsonValue::number(kernels->block_latency_ns)}}));
     fit_doc.set("harness", std::move(k));
   }
   JsonValue doc = topology_to_json(topo);
@@ -204,12 +215,18 @@ int run_calibrate(const VerbArgs& argv) {
           std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
         std::printf(" GB/s\n");
       }
+      if (topo.nccl->p2p_rate_scale != 1)
+        std::printf("  send/recv and all-to-all: x %.3f of that rate (fitted)\n", topo.nccl->p2p_rate_scale);
+      if (topo.nccl->simple_extra_ns > 0 || topo.nccl->simple_extra_per_step_ns > 0)
+        std::printf("  Simple (ring, above the LL limit): + %.0f ns + %.0f ns per ring step (NCCL's latency model, not fitted)\n",
+                    topo.nccl->simple_extra_ns, topo.nccl->simple_extra_per_step_ns);
       if (topo.nccl->channel_min_bytes > 0)
         std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(topo.nccl->channel_min_bytes)).c_str(),
                     topo.nccl->channels);
     }
-    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s\n",
-                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps);
+    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s, %.1f ns per block\n",
+                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps,
+                kernels->block_latency_ns);
     std::printf("  %-14s %-14s %-5s %8s %4s %11s %11s %8s  %s\n", "op", "variant", "dtype", "bytes", "SMs", "measured", "simulated",
                 "error", "set");
     for (const auto& a : acc->rows) {

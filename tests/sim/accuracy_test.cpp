@@ -127,15 +127,15 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
   INFO("held out: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
                     << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs << "; kernels median "
                     << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
-  // Issue #4's targets where they are met (2026-11-30: all 4.8 % median; kernels 4.7 / 14.1 %).
+  // Issue #4's targets, met since the protocol split (docs/accuracy.md, 2026-11-30: all 3.9 % median /
+  // 13.1 % worst; kernels 3.3 / 13.1 %; NCCL 5.2 / 10.6 %: its own median a little above 5 %, guarded
+  // at today's value).
   CHECK(rep.held_out.median_abs <= 0.05);
+  CHECK(rep.held_out.max_abs <= 0.15);
   CHECK(rep.held_out_kernels.median_abs <= 0.05);
   CHECK(rep.held_out_kernels.max_abs <= 0.15);
-  // NCCL misses the worst-case target between the profile's knots (docs/accuracy.md: all-reduce at
-  // 256 KiB +17.2 %, all-gather at 4 MiB -16.4 %, where NCCL changes channels and protocol): guard
-  // against regressing past today's 17.2 %.
   CHECK(rep.held_out_nccl.median_abs <= 0.055);
-  CHECK(rep.held_out_nccl.max_abs <= 0.18);
+  CHECK(rep.held_out_nccl.max_abs <= 0.15);
   CHECK(rep.fit.median_abs <= 0.05);
 }
 
@@ -168,16 +168,16 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not
   INFO("batch 2: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
                    << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
                    << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
-  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 4.7 %
-  // median / 26.7 % worst (reduce_scatter pull, 2 SMs, 128 KiB); NCCL 5.9 / 23.9 % (all-reduce 2 MiB,
-  // where NCCL switches LL -> Simple); kernels 4.4 / 26.7 %. Guarded a little above those: the
-  // worst-case target (15 %) is missed, so these fail on a regression, not on the target.
+  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 3.2 %
+  // median / 25.2 % worst (reduce_scatter pull, 2 SMs, 128 KiB, the only rows above 15 %); NCCL
+  // 3.4 / 14.6 % (all-reduce 8 MiB): within both targets; kernels 3.1 / 25.2 %. The kernels' worst
+  // misses the target, so it is guarded a little above today's value (fails on a regression).
   CHECK(rep.held_out.median_abs <= 0.05);
-  CHECK(rep.held_out.max_abs <= 0.28);
-  CHECK(rep.held_out_nccl.median_abs <= 0.065);
-  CHECK(rep.held_out_nccl.max_abs <= 0.25);
+  CHECK(rep.held_out.max_abs <= 0.27);
+  CHECK(rep.held_out_nccl.median_abs <= 0.05);
+  CHECK(rep.held_out_nccl.max_abs <= 0.15);
   CHECK(rep.held_out_kernels.median_abs <= 0.05);
-  CHECK(rep.held_out_kernels.max_abs <= 0.28);
+  CHECK(rep.held_out_kernels.max_abs <= 0.27);
 }
 
 TEST_CASE("NCCL profile: another channel count splits the measured aggregate, one SM's LD/ST at most", "[sim][accuracy]") {
@@ -189,15 +189,16 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
     REQUIRE(!w.actors.empty());
     return w.actors.front().agent_capacity / w.actors.front().sms;
   };
-  // 1 GiB all-reduce on 2 ranks: 512 MiB ring steps, between the 128 MiB and 1 GiB knots (f = 2/3
-  // in log space): 25.13^(1/3) x 29.25^(2/3) ≈ 27.8 GB/s per channel at NCCL's 24 channels.
+  // 1 GiB all-reduce on 2 ranks (Simple: count 1 GiB > the 1 MiB LL limit): 512 MiB ring steps,
+  // halfway between the Simple curve's 256 MiB and 1 GiB knots in log space: sqrt(27.37 x 32.59) ≈
+  // 29.9 GB/s per channel at NCCL's 24 channels.
   const double r24 = preset.nccl->rate_at(512.0 * 1024 * 1024);
-  CHECK(r24 / 1e9 == Approx(27.8).epsilon(0.01));
+  CHECK(r24 / 1e9 == Approx(29.9).epsilon(0.01));
   CHECK(channel_rate("allreduce:bytes=1GiB") == Approx(r24));
-  // 4 channels: 24/4 x 27.8 = 167 GB/s each would keep the aggregate, but one SM moves at most
+  // 4 channels: 24/4 x 29.9 = 179 GB/s each would keep the aggregate, but one SM moves at most
   // 44.9 GB/s with LD/ST (the P2P fit): 44.9 GB/s per channel.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=4") == Approx(preset.nodes[static_cast<size_t>(preset.gpu_node(0))].gpu->ldst.per_sm_bytes_per_s));
-  // 48 channels: the aggregate split in 48, 13.9 GB/s each.
+  // 48 channels: the aggregate split in 48, 14.9 GB/s each.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=48") == Approx(r24 / 2));
 }
 
@@ -225,6 +226,9 @@ TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve a
   CHECK(back.nccl->ll_max_bytes == 1048576);
   CHECK(back.nccl->channel_min_bytes == 8192);
   CHECK(back.nccl->ll_channel_rate.size() == 2);
+  CHECK(back.nccl->simple_extra_ns == t.nccl->simple_extra_ns);
+  CHECK(back.nccl->simple_extra_per_step_ns == t.nccl->simple_extra_per_step_ns);
+  CHECK(back.nccl->p2p_rate_scale == t.nccl->p2p_rate_scale);
   const Platform plat = Platform::seal(t);
   auto built = [&](const std::string& spec) { return build_workload(plat, parse_workload_spec(spec)); };
   // 128 KiB all-reduce: count 128 KiB <= 1 MiB, LL; 16 channels; a 64 KiB step is 5/8 of the way in log

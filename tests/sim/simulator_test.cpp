@@ -217,3 +217,95 @@ TEST_CASE("Simulator: GEMM + reduce-scatter sends each tile once it is computed"
   REQUIRE(r.makespan == 4'000'000 * kNs);
   REQUIRE(r.messages == 2);
 }
+
+TEST_CASE("Simulator: an NCCL profile charges Simple its extra fixed cost over LL, per ring step", "[sim][golden]") {
+  // The 2-GPU star (1 GB/s per link direction) with an NCCL profile whose LL and Simple curves are the
+  // same (1e12 B/s per channel: the link sets the pace) on one channel: collective fixed cost 1000 ns,
+  // send/recv 500 ns, per message 0 ns (with a profile a message pays the profile's step latency, not
+  // the route's 200 ns). Simple adds NCCL's latency-model difference (2.28 on NVLink: base 8.4 - 6.6 =
+  // 1.8 us, 3.4 - 0.6 = 2.8 us per ring step).
+  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  NcclProfile n;
+  n.collective_latency_ns = 1000;
+  n.p2p_latency_ns = 500;
+  n.channels = 1;
+  n.channel_rate = {{1.0, 1e12}};
+  n.ll_channel_rate = {{1.0, 1e12}};
+  n.simple_extra_ns = 1800;
+  n.simple_extra_per_step_ns = 2800;
+  auto run = [&](double ll_max, const char* spec) {
+    Topology tt = t;
+    n.ll_max_bytes = ll_max;
+    tt.nccl = n;
+    const Platform p = Platform::seal(tt);
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run().makespan;
+  };
+  // collective_cost_ns: LL or no split -> the fitted cost; Simple -> + 1800 + steps x 2800.
+  n.ll_max_bytes = 1024;
+  CHECK(n.collective_cost_ns(true, 2) == 1000);
+  CHECK(n.collective_cost_ns(false, 2) == 1000 + 1800 + 2 * 2800);
+  CHECK(n.collective_cost_ns(false, 1) == 1000 + 1800 + 2800);
+  n.ll_max_bytes = 0;
+  CHECK(n.collective_cost_ns(false, 2) == 1000);
+  // All-reduce of 2000 B (count 2000): slice 1000 B, 2 ring steps of 1000 ns after the 1000 ns fixed
+  // cost: 3000 ns as LL (ll_max_bytes 4096). As Simple (ll_max_bytes 1024): + 1800 + 2 x 2800 =
+  // 10400 ns. Without the split (ll_max_bytes 0) one fixed cost: 3000 ns.
+  CHECK(run(4096, "allreduce:bytes=2000") == 3000 * kNs);
+  CHECK(run(1024, "allreduce:bytes=2000") == 10400 * kNs);
+  CHECK(run(0, "allreduce:bytes=2000") == 3000 * kNs);
+  // All-gather of 1000 B per rank: one ring step, 1000 + 1000 = 2000 ns as LL; Simple + 1800 + 2800.
+  CHECK(run(4096, "allgather:bytes=1000") == 2000 * kNs);
+  CHECK(run(512, "allgather:bytes=1000") == 6600 * kNs);
+  // Send/recv keeps its own fixed cost whatever the split: 500 + 1000 ns.
+  CHECK(run(512, "sendrecv:bytes=1000") == 1500 * kNs);
+}
+
+TEST_CASE("Simulator: send/recv runs the NCCL curve times p2p_rate_scale", "[sim][golden]") {
+  // As above, but a channel moves 0.5 GB/s. Send/recv: each rank's channel sends one flow and receives
+  // one, each costing one unit of its capacity: 0.25 GB/s per flow, 1000 B in 4000 ns + 500 ns fixed =
+  // 4500 ns. p2p_rate_scale 2: 1 GB/s shared by the two flows (the links, 1 GB/s per direction, do not
+  // bind): 2000 + 500 = 2500 ns. A ring all-gather keeps 0.5 GB/s whatever the scale: its sender pays
+  // ring_weight(all-gather, 2) = (3n - 1) / (n - 1) / 2 = 2.5 units per byte, the receiver none:
+  // 0.2 GB/s, 1000 B in 5000 ns + 1000 ns fixed = 6000 ns.
+  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  NcclProfile n;
+  n.collective_latency_ns = 1000;
+  n.p2p_latency_ns = 500;
+  n.channels = 1;
+  n.channel_rate = {{1.0, 0.5e9}};
+  auto run = [&](double scale, const char* spec) {
+    Topology tt = t;
+    n.p2p_rate_scale = scale;
+    tt.nccl = n;
+    const Platform p = Platform::seal(tt);
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run().makespan;
+  };
+  CHECK(run(1, "sendrecv:bytes=1000") == 4500 * kNs);
+  CHECK(run(2, "sendrecv:bytes=1000") == 2500 * kNs);
+  CHECK(run(1, "allgather:bytes=1000") == 6000 * kNs);
+  CHECK(run(2, "allgather:bytes=1000") == 6000 * kNs);
+}
+
+TEST_CASE("Simulator: a direct kernel pays block_latency_ns for every block beyond the first", "[sim][golden]") {
+  // Every communication actor of the kernel waits kernel_latency_ns + (blocks - 1) x block_latency_ns
+  // before its first transfer, so with 4 blocks (channels) and 100 ns per block the whole one-shot
+  // all-gather starts, and ends, 300 ns later; one block pays nothing more, and the ring (not a
+  // direct kernel) does not move.
+  auto run = [](double block_ns, const char* spec) {
+    GpuSpec g = small_gpu();
+    g.kernel_latency_ns = 1000;
+    g.block_latency_ns = block_ns;
+    const Platform p = Platform::seal(star_topology("two", 2, 1e9, 100, g));
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run().makespan;
+  };
+  const char* direct = "allgather:bytes=4000,algorithm=one_shot,channels=4";
+  CHECK(run(100, direct) - run(0, direct) == 300 * kNs);
+  CHECK(run(100, "allgather:bytes=4000,algorithm=one_shot,channels=1") == run(0, "allgather:bytes=4000,algorithm=one_shot,channels=1"));
+  CHECK(run(100, "allgather:bytes=4000,channels=4") == run(0, "allgather:bytes=4000,channels=4"));
+}

@@ -35,6 +35,11 @@ uint32_t NcclProfile::channels_for(double buffer_bytes) const {
   return c >= channels ? channels : c < 1 ? 1u : static_cast<uint32_t>(c);
 }
 
+double NcclProfile::collective_cost_ns(bool ll, int ring_steps) const {
+  if (ll || !(ll_max_bytes > 0)) return collective_latency_ns;
+  return collective_latency_ns + simple_extra_ns + std::max(0, ring_steps) * simple_extra_per_step_ns;
+}
+
 std::string_view to_string(Calibration c) { return c == Calibration::kMeasured ? "measured" : "datasheet"; }
 
 std::string_view to_string(NodeKind k) {

@@ -67,6 +67,7 @@ struct GpuSpec {
   double sm_copy_bytes_per_s = 0;
   double kernel_latency_ns = 0;      // a communication kernel's fixed cost before its first transfer
   double signal_latency_ns = 0;      // a cross-GPU flag (fence + remote flag store + poll) beyond the route
+  double block_latency_ns = 0;       // a direct kernel's fixed cost per block beyond the first (launch, completion)
   double local_copy_bytes_per_s = 0; // per SM of 1024 threads: bytes/s it copies inside its GPU (0: not SM-limited)
   double reduce_cost = 1;            // a local reduction's HBM traffic counts this many times (interleaved streams)
 };
@@ -89,10 +90,22 @@ struct NcclProfile {
   double ll_max_bytes = 0;
   std::vector<std::pair<double, double>> ll_channel_rate;
   double channel_min_bytes = 0;
+  // Simple's fixed cost beyond LL's for a ring collective that runs Simple under ll_max_bytes: NCCL's
+  // own latency model (src/graph/tuning.cc, printed in its tuning table) charges base + per ring step,
+  // Simple minus LL (2.28, NVLink: 8.4 - 6.6 us base, 3.4 - 0.6 us per step). A priori, not fitted;
+  // added to collective_latency_ns (LL's, as fitted). 0: one fixed cost for both protocols.
+  double simple_extra_ns = 0;
+  double simple_extra_per_step_ns = 0;
+  // Send/recv and all-to-all run at channel_rate x this (NCCL's p2p path has its own chunking and
+  // channels per peer; fitted with the protocol split, 1 otherwise).
+  double p2p_rate_scale = 1;
   // Per-channel rate for a step of `bytes` (0 without knots); `ll`: on the LL knots when there are.
   double rate_at(double bytes, bool ll = false) const;
   // Channels NCCL runs a ring collective on for a buffer of `buffer_bytes` (see channel_min_bytes).
   uint32_t channels_for(double buffer_bytes) const;
+  // A ring collective's fixed cost: collective_latency_ns, plus Simple's extra when it runs Simple
+  // (`ll` false) while ll_max_bytes splits the protocols; ring_steps: 2(n-1) all-reduce, n-1 AG/RS.
+  double collective_cost_ns(bool ll, int ring_steps) const;
 };
 
 struct SwitchSpec {

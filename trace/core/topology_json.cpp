@@ -52,6 +52,8 @@ void read_gpu(const JsonField& f, GpuSpec& g) {
   if (g.kernel_latency_ns < 0) f.at("kernel_latency_ns").fail("kernel_latency_ns must be >= 0");
   g.signal_latency_ns = f.get_double("signal_latency_ns", g.signal_latency_ns);
   if (g.signal_latency_ns < 0) f.at("signal_latency_ns").fail("signal_latency_ns must be >= 0");
+  g.block_latency_ns = f.get_double("block_latency_ns", g.block_latency_ns);
+  if (g.block_latency_ns < 0) f.at("block_latency_ns").fail("block_latency_ns must be >= 0");
   g.local_copy_bytes_per_s = f.get_double("local_copy_per_sm_GBps", g.local_copy_bytes_per_s / kG) * kG;
   if (g.local_copy_bytes_per_s < 0) f.at("local_copy_per_sm_GBps").fail("local_copy_per_sm_GBps must be >= 0");
   g.reduce_cost = f.get_double("reduce_cost", g.reduce_cost);
@@ -107,6 +109,7 @@ JsonValue gpu_json(const GpuSpec& g) {
   if (has_model(g.tma_pull)) v.set("tma_pull", sm_model_json(g.tma_pull));
   if (has_model(g.ldst_pull)) v.set("ldst_pull", sm_model_json(g.ldst_pull));
   if (g.signal_latency_ns > 0) v.set("signal_latency_ns", JsonValue::number(g.signal_latency_ns));
+  if (g.block_latency_ns > 0) v.set("block_latency_ns", JsonValue::number(g.block_latency_ns));
   if (g.local_copy_bytes_per_s > 0) v.set("local_copy_per_sm_GBps", JsonValue::number(g.local_copy_bytes_per_s / kG));
   if (g.reduce_cost != 1) v.set("reduce_cost", JsonValue::number(g.reduce_cost));
   return v;
@@ -134,6 +137,12 @@ NcclProfile read_nccl(const JsonField& f) {
   if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
   p.channel_min_bytes = f.get_double("channel_min_bytes", 0);
   if (p.channel_min_bytes < 0) f.at("channel_min_bytes").fail("channel_min_bytes must be >= 0");
+  p.simple_extra_ns = f.get_double("simple_extra_ns", 0);
+  p.simple_extra_per_step_ns = f.get_double("simple_extra_per_step_ns", 0);
+  p.p2p_rate_scale = f.get_double("p2p_rate_scale", 1);
+  if (!(p.p2p_rate_scale > 0)) f.at("p2p_rate_scale").fail("p2p_rate_scale must be > 0");
+  if (p.simple_extra_ns < 0) f.at("simple_extra_ns").fail("simple_extra_ns must be >= 0");
+  if (p.simple_extra_per_step_ns < 0) f.at("simple_extra_per_step_ns").fail("simple_extra_per_step_ns must be >= 0");
   if (auto knots = f.get("ll_channel_rate")) {
     for (size_t i = 0; i < knots->size(); ++i) {
       const JsonField k = knots->at(i);
@@ -164,6 +173,9 @@ JsonValue nccl_json(const NcclProfile& p) {
     v.set("ll_max_bytes", JsonValue::number(p.ll_max_bytes));
     v.set("ll_channel_rate", std::move(ll));
   }
+  if (p.simple_extra_ns > 0) v.set("simple_extra_ns", JsonValue::number(p.simple_extra_ns));
+  if (p.simple_extra_per_step_ns > 0) v.set("simple_extra_per_step_ns", JsonValue::number(p.simple_extra_per_step_ns));
+  if (p.p2p_rate_scale != 1) v.set("p2p_rate_scale", JsonValue::number(p.p2p_rate_scale));
   return v;
 }
 
