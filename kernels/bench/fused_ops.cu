@@ -222,9 +222,7 @@ void FusedOp::push(int r, const void* src, const std::vector<void*>& dst, const 
   const std::string& v = cfg_.variant;
   if (v.find("ce") != std::string::npos) {
     for (size_t i = 0; i < dst.size(); ++i) {
-      // cudaMemcpyAsync (UVA, peer access on) rather than cudaMemcpyPeerAsync: capturable, so the
-      // copy-engine variants are timed inside CUDA graphs like the others; same engine (rank r's)
-      PS_CUDA(cudaMemcpyAsync(dst[i], src, bytes, cudaMemcpyDefault, c));
+      PS_CUDA(cudaMemcpyPeerAsync(dst[i], dst_rank[i], src, r, bytes, c));
       launch_signal(sv, c, slot, dst_rank[i]);
     }
     return;
