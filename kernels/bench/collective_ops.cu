@@ -25,13 +25,6 @@ char* at(const SymBuffer& b, int r, uint64_t off = 0) { return b.at<char>(r) + o
 
 ncclDataType_t nccl_type(DType t) { return t == DType::kF32 ? ncclFloat32 : ncclBfloat16; }
 
-// A copy-engine copy between GPUs (UVA pointers, peer access on): cudaMemcpyAsync rather than
-// cudaMemcpyPeerAsync, which stream capture refuses, so the copy-engine variants are timed inside
-// CUDA graphs like every other variant. The copy runs on the stream's device, as before.
-cudaError_t peer_copy(void* dst, const void* src, uint64_t bytes, cudaStream_t s) {
-  return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
-}
-
 }  // namespace
 
 CollResources alloc_coll_resources(GpuContext& ctx, uint64_t max_bytes) {
@@ -286,7 +279,8 @@ void CollectiveOp::enqueue_ce(int r) {
       for (size_t i = 0; i < pieces.size(); ++i) {
         const Range pc = pieces[i];
         for (int p : peer_order(r, n))
-          PS_CUDA(peer_copy(at(res_.scratch, r, p * cb + pc.begin), at(res_.in, p, r * cb + pc.begin), pc.size(), a0));
+          PS_CUDA(cudaMemcpyPeerAsync(at(res_.scratch, r, p * cb + pc.begin), r, at(res_.in, p, r * cb + pc.begin), p,
+                                      pc.size(), a0));
         PS_CUDA(cudaEventRecord(ctx_.event(r, kEvIn + static_cast<int>(i)), a0));
         PS_CUDA(cudaStreamWaitEvent(s, ctx_.event(r, kEvIn + static_cast<int>(i)), 0));
         const void* srcs[kMaxRanks];
@@ -300,18 +294,18 @@ void CollectiveOp::enqueue_ce(int r) {
           PS_CUDA(cudaEventRecord(ctx_.event(r, kEvReduced + static_cast<int>(i)), s));
           PS_CUDA(cudaStreamWaitEvent(a1, ctx_.event(r, kEvReduced + static_cast<int>(i)), 0));
           for (int p : peer_order(r, n))
-            PS_CUDA(peer_copy(at(res_.out, p, r * cb + pc.begin), dst, pc.size(), a1));
+            PS_CUDA(cudaMemcpyPeerAsync(at(res_.out, p, r * cb + pc.begin), p, dst, r, pc.size(), a1));
         }
       }
       break;
     }
     case Collective::kAllGather:
-      for (int p : peer_order(r, n)) PS_CUDA(peer_copy(at(res_.out, r, p * cb), at(res_.in, p), cb, a0));
+      for (int p : peer_order(r, n)) PS_CUDA(cudaMemcpyPeerAsync(at(res_.out, r, p * cb), r, at(res_.in, p), p, cb, a0));
       PS_CUDA(cudaMemcpyAsync(at(res_.out, r, r * cb), at(res_.in, r), cb, cudaMemcpyDeviceToDevice, a1));
       break;
     case Collective::kAllToAll:
       for (int p : peer_order(r, n))
-        PS_CUDA(peer_copy(at(res_.out, r, p * cb), at(res_.in, p, r * cb), cb, a0));
+        PS_CUDA(cudaMemcpyPeerAsync(at(res_.out, r, p * cb), r, at(res_.in, p, r * cb), p, cb, a0));
       PS_CUDA(cudaMemcpyAsync(at(res_.out, r, r * cb), at(res_.in, r, r * cb), cb, cudaMemcpyDeviceToDevice, a1));
       break;
     default:
@@ -347,7 +341,7 @@ void CollectiveOp::enqueue_ce_push(int r) {
     const Range pc = pieces[i];
     const int slot = static_cast<int>(i);
     for (int p : peer_order(r, n))
-      PS_CUDA(peer_copy(at(res_.scratch, p, r * cb + pc.begin), at(res_.in, r, p * cb + pc.begin), pc.size(), a0));
+      PS_CUDA(cudaMemcpyPeerAsync(at(res_.scratch, p, r * cb + pc.begin), p, at(res_.in, r, p * cb + pc.begin), r, pc.size(), a0));
     PS_CUDA(cudaEventRecord(ctx_.event(r, kEvIn + slot), a0));
     PS_CUDA(cudaStreamWaitEvent(a2, ctx_.event(r, kEvIn + slot), 0));
     for (int p : peer_order(r, n)) launch_signal(sig, a2, slot, p);
@@ -367,7 +361,7 @@ void CollectiveOp::enqueue_ce_push(int r) {
       if (ar) {
         PS_CUDA(cudaEventRecord(ctx_.event(r, kEvReduced + slot), s));
         PS_CUDA(cudaStreamWaitEvent(a1, ctx_.event(r, kEvReduced + slot), 0));
-        for (int p : peer_order(r, n)) PS_CUDA(peer_copy(at(res_.out, p, r * cb + pc.begin), dst, pc.size(), a1));
+        for (int p : peer_order(r, n)) PS_CUDA(cudaMemcpyPeerAsync(at(res_.out, p, r * cb + pc.begin), p, dst, r, pc.size(), a1));
       }
     }
   }
