@@ -237,8 +237,14 @@ int cmd_fused(const std::vector<std::string>& args) {
         }
         add_fused_targets(report, std::string(fused_kind_name(kind)) + ":" + shape.label(), shape);
       }
-    if (o.has("--probe-cost")) {
-      const int rounds = o.get_int("--probe-cost", 5);
+    // --probe-variants (KIND:VARIANT:SMS) on the first shape, each with its spec and resources
+    struct ProbeTarget {
+      std::string spec;
+      FusedConfig cfg;
+      FusedResources* res;
+    };
+    auto probe_targets = [&] {
+      std::vector<ProbeTarget> out;
       for (const auto& spec : split_list(o.get("--probe-variants", "ag_gemm:fused_tma:8,gemm_rs:fused_ldst:8"))) {
         const auto parts = split_list(spec, ':');
         if (parts.size() != 3) throw UsageError("--probe-variants entries are KIND:VARIANT:SMS");
@@ -250,25 +256,18 @@ int cmd_fused(const std::vector<std::string>& args) {
         cfg.chunks = chunks;
         auto& res = resources[{static_cast<int>(cfg.kind), cfg.shape.label()}];
         if (!res) res = std::make_unique<FusedResources>(ctx, cfg.kind, cfg.shape);
-        probe_cost(ctx, *res, cfg, rounds, reps, report);
+        out.push_back({spec, cfg, res.get()});
       }
-    }
+      return out;
+    };
+    if (o.has("--probe-cost"))
+      for (const auto& t : probe_targets()) probe_cost(ctx, *t.res, t.cfg, o.get_int("--probe-cost", 5), reps, report);
     report.finish("fused GEMM + communication on " + ctx.describe());
 
     if (o.has("--probe")) {
       std::vector<ProbeLaunch> all;
-      for (const auto& spec : split_list(o.get("--probe-variants", "ag_gemm:fused_tma:8,gemm_rs:fused_ldst:8"))) {
-        const auto parts = split_list(spec, ':');
-        if (parts.size() != 3) throw UsageError("--probe-variants entries are KIND:VARIANT:SMS");
-        if (excluded(exclude, parts[1])) continue;
-        FusedConfig cfg;
-        cfg.kind = parse_kind(parts[0]);
-        cfg.shape = shapes.front();
-        cfg.variant = parts[1];
-        cfg.comm_sms = parse_int_list(parts[2], 0, 131).front();
-        cfg.chunks = chunks;
-        auto& res = resources[{static_cast<int>(cfg.kind), cfg.shape.label()}];
-        if (!res) res = std::make_unique<FusedResources>(ctx, cfg.kind, cfg.shape);
+      for (const auto& [spec, cfg, res] : probe_targets()) {
+        if (excluded(exclude, cfg.variant)) continue;
         try {
           ctx.reset_sync();
           FusedOp op(ctx, *res, cfg);
