@@ -496,7 +496,7 @@ void PstraceWriter::write_arg_sets(const Trace& src, const std::vector<uint32_t>
     body_.varint(sh);
     const auto args = src.args.get(sets[i]);
     for (size_t f = 0; f < args.size(); ++f) {
-      const ArgValue& v = args[f].value;
+      const ArgValue v = args[f].value;
       int64_t& prev = prev_values_[shape_fields_[sh] + f];
       switch (v.type) {
         case ArgValue::Type::kInt:
