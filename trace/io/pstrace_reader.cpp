@@ -42,6 +42,7 @@ struct TrackState {
   uint64_t reserve = 0;   // slices the file's chunks say this track has (bounded hint), reserved at its first chunk
   uint64_t expected = 0;  // the same, kept
   uint64_t counter_reserve = 0;  // counter samples, the same way
+  size_t last_segment = 0;       // resolve()'s last hit
   uint64_t first_n = 0;   // slices of the first chunk decoded, and how many had a detail record of each kind
   std::array<uint64_t, 16> first_kinds{};
 };
@@ -473,26 +474,33 @@ class Importer {
     return std::span<const uint8_t>(head_.data(), out.pos);
   }
 
-  // Also counts the counter samples per track and the flows of the file (the same bound per
-  // stored byte), reserved before they are decoded.
+  // Also counts the counter samples per track, and the flows and collectives of the file (the
+  // same bound per stored byte), reserved before they are decoded.
   std::vector<const ChunkInfo*> reserve_hints(const std::vector<const ChunkInfo*>& chunks,
                                               const std::vector<const ChunkInfo*>& later) {
     std::vector<const ChunkInfo*> firsts;
-    uint64_t flows = 0;
+    uint64_t flows = 0, collectives = 0;
     for (const ChunkInfo* c : later) {
-      if ((c->header.type & ~kChunkMustUnderstand) != static_cast<uint32_t>(ChunkType::kFlows)) continue;
+      const uint32_t type = c->header.type & ~kChunkMustUnderstand;
+      const bool is_flows = type == static_cast<uint32_t>(ChunkType::kFlows);
+      if (!is_flows && type != static_cast<uint32_t>(ChunkType::kCollectives)) continue;
       const std::span<const uint8_t> head = head_of(*c);
       try {
         ByteReader r(head.data(), head.size(), path_, 0);
         const uint64_t strings = r.varint();
         for (uint64_t i = 0; i < strings; ++i) r.str();
-        flows += std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * c->header.length);
+        (is_flows ? flows : collectives) += std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * c->header.length);
       } catch (const InputError&) {
       }
     }
     if (flows) {
       std::vector<Flow>& f = b_.trace().flows;
       f.reserve(f.size() + std::min<uint64_t>(flows, uint64_t{1} << 32));
+    }
+    if (collectives) {
+      std::vector<CollectiveInfo>& c = b_.trace().collectives;
+      c.reserve(c.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
+      pending_collectives_.reserve(pending_collectives_.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
     }
     for (const ChunkInfo* c : chunks) {
       const uint32_t type = c->header.type & ~kChunkMustUnderstand;
@@ -905,19 +913,37 @@ class Importer {
 
   EventRef resolve(EventRef file_ref) {
     if (!file_ref.valid()) return {};
-    auto it = tracks_.find(file_ref.track);
-    if (it == tracks_.end()) return {};
-    TrackState& st = it->second;
+    // Flows name a few tracks over and over, with rows mostly rising: the last track's state
+    // and segment are tried first (a hit gives the same answer as the search).
+    TrackState* stp;
+    if (file_ref.track == last_track_ && last_state_) {
+      stp = last_state_;
+    } else {
+      auto it = tracks_.find(file_ref.track);
+      if (it == tracks_.end()) return {};
+      stp = &it->second;
+      last_track_ = file_ref.track;
+      last_state_ = stp;
+    }
+    TrackState& st = *stp;
     if (!st.sorted) {
       std::sort(st.segments.begin(), st.segments.end(),
                 [](const Segment& a, const Segment& b) { return a.file_first < b.file_first; });
       st.sorted = true;
+      st.last_segment = 0;
+    }
+    if (st.last_segment < st.segments.size()) {
+      const Segment& s = st.segments[st.last_segment];
+      const bool next_after = st.last_segment + 1 == st.segments.size() || st.segments[st.last_segment + 1].file_first > file_ref.index;
+      if (file_ref.index >= s.file_first && file_ref.index - s.file_first < s.count && next_after)
+        return EventRef{st.builder, static_cast<uint32_t>(s.builder_first + (file_ref.index - s.file_first))};
     }
     auto seg = std::upper_bound(st.segments.begin(), st.segments.end(), uint64_t{file_ref.index},
                                 [](uint64_t row, const Segment& s) { return row < s.file_first; });
     if (seg == st.segments.begin()) return {};
     --seg;
     if (file_ref.index >= seg->file_first + seg->count) return {};
+    st.last_segment = static_cast<size_t>(seg - st.segments.begin());
     return EventRef{st.builder, static_cast<uint32_t>(seg->builder_first + (file_ref.index - seg->file_first))};
   }
 
@@ -999,6 +1025,8 @@ class Importer {
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
   std::vector<PendingCollective> pending_collectives_;
   uint64_t lost_to_undeclared_ = 0;
+  uint32_t last_track_ = ~0u;      // resolve()'s last track (file index) and its state
+  TrackState* last_state_ = nullptr;
   uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come
   bool sets_reserved_ = false;
   size_t flows_begin_ = ~size_t{0};  // this file's first flow in the trace's table
