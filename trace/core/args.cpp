@@ -140,6 +140,16 @@ uint32_t ArgStore::shape(std::span<const ArgField> fields) {
 }
 
 uint32_t ArgStore::shape_of(std::span<const Arg> args) {
+  // Sets added one by one mostly cycle through a few shapes: those used last are compared first.
+  for (const uint32_t id : recent_shapes_) {
+    if (id == ~0u) break;
+    const Shape& sh = shapes_[id];
+    if (sh.count != args.size() || sh.unshared != sh.count) continue;
+    const ArgSetView::Slot* f = fields_.data() + sh.first;
+    bool same = true;
+    for (size_t i = 0; i < args.size() && same; ++i) same = f[i].key == args[i].key && f[i].type == args[i].value.type;
+    if (same) return id;
+  }
   ArgField fields[16];
   std::vector<ArgField> many;
   std::span<ArgField> f(fields, args.size() <= 16 ? args.size() : 0);
@@ -151,7 +161,10 @@ uint32_t ArgStore::shape_of(std::span<const Arg> args) {
     f[i].key = args[i].key;
     f[i].type = args[i].value.type;
   }
-  return shape(f);
+  const uint32_t id = shape(f);
+  recent_shapes_[recent_next_] = id;
+  recent_next_ = (recent_next_ + 1) % 8;
+  return id;
 }
 
 uint32_t ArgStore::push_set(uint32_t shape, std::span<const Arg> args) {

@@ -97,12 +97,15 @@ class ArgSetView {
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   Arg operator[](size_t i) const {
-    const Slot& f = slots_[i];
     Arg a;
-    a.key = f.key;
-    a.value = ArgValue::from_bits(f.type, f.shared ? shared_[f.at] : values_[f.at]);
+    a.key = slots_[i].key;
+    a.value = ArgValue::from_bits(slots_[i].type, bits(i));
     return a;
   }
+  // Field i without building an Arg: key, type and the value's bits() (for writers).
+  StringId key(size_t i) const { return slots_[i].key; }
+  ArgValue::Type type(size_t i) const { return slots_[i].type; }
+  uint64_t bits(size_t i) const { return slots_[i].shared ? shared_[slots_[i].at] : values_[slots_[i].at]; }
   iterator begin() const { return iterator(this, 0); }
   iterator end() const { return iterator(this, n_); }
 
@@ -139,6 +142,9 @@ class ArgStore {
     const Shape& sh = shapes_[set_shape_[set]];
     return ArgSetView(fields_.data() + sh.first, sh.count, values_.data() + offsets_[set], shared_.data());
   }
+  // The shape of a set (kNone32 for none): sets of one shape have the same keys and types in
+  // the same order, so writers can group them without looking at every key.
+  uint32_t shape_of_set(uint32_t set) const { return set < set_shape_.size() ? set_shape_[set] : ~0u; }
   size_t set_count() const { return set_shape_.size(); }
   size_t shape_count() const { return shapes_.size(); }
   size_t value_count() const { return values_.size(); }  // stored per-set values (8 bytes each)
@@ -185,6 +191,8 @@ class ArgStore {
   std::vector<uint64_t> shared_;      // values shared by all sets of a shape
   std::vector<uint64_t> shape_hash_;  // per shape, for the shape index
   std::vector<uint32_t> shape_slots_;  // open addressing over shapes, at most half full; shape+1, 0 = empty
+  uint32_t recent_shapes_[8] = {~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};  // add/append: unshared shapes used last
+  uint32_t recent_next_ = 0;
   // Low half of each indexed set's hash (the slot holds the high half): cheap growth. Sized only
   // up to the last set add() indexed; appended sets need none.
   std::vector<uint32_t> hash_lo_;
