@@ -142,7 +142,7 @@ uint32_t ArgStore::shape(std::span<const ArgField> fields) {
 uint32_t ArgStore::shape_of(std::span<const Arg> args) {
   // Sets added one by one mostly cycle through a few shapes: those used last are compared first.
   for (const uint32_t id : recent_shapes_) {
-    if (id == ~0u) break;
+    if (id >= shapes_.size()) break;  // not yet used (~0u), or a moved-from store's
     const Shape& sh = shapes_[id];
     if (sh.count != args.size() || sh.unshared != sh.count) continue;
     const ArgSetView::Slot* f = fields_.data() + sh.first;
