@@ -73,6 +73,7 @@ class ArgSetView {
     uint16_t pad;
     uint32_t at;  // shared: index into the store's shared values; else into the set's values
   };
+  // Holds what it reads (not a pointer to the view), so it stays valid while the store does.
   class iterator {
    public:
     using iterator_category = std::input_iterator_tag;
@@ -81,35 +82,40 @@ class ArgSetView {
     using pointer = void;
     using reference = Arg;
     iterator() = default;
-    iterator(const ArgSetView* v, size_t i) : v_(v), i_(i) {}
-    Arg operator*() const { return (*v_)[i_]; }
-    iterator& operator++() { ++i_; return *this; }
-    iterator operator++(int) { iterator t = *this; ++i_; return t; }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
+    iterator(const Slot* slot, const uint64_t* values, const uint64_t* shared)
+        : slot_(slot), values_(values), shared_(shared) {}
+    Arg operator*() const { return make(*slot_, values_, shared_); }
+    iterator& operator++() { ++slot_; return *this; }
+    iterator operator++(int) { iterator t = *this; ++slot_; return t; }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.slot_ == b.slot_; }
    private:
-    const ArgSetView* v_ = nullptr;
-    size_t i_ = 0;
+    const Slot* slot_ = nullptr;
+    const uint64_t* values_ = nullptr;
+    const uint64_t* shared_ = nullptr;
   };
 
   ArgSetView() = default;
-  ArgSetView(const Slot* slots, uint32_t n, const uint64_t* values, const uint64_t* shared)
-      : slots_(slots), values_(values), shared_(shared), n_(n) {}
+  // (Parameter names avoid Qt's keyword macros: `slots`, `signals` and `emit` expand to nothing
+  // in the GUI's translation units.)
+  ArgSetView(const Slot* fields, uint32_t n, const uint64_t* values, const uint64_t* shared)
+      : slots_(fields), values_(values), shared_(shared), n_(n) {}
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
-  Arg operator[](size_t i) const {
-    Arg a;
-    a.key = slots_[i].key;
-    a.value = ArgValue::from_bits(slots_[i].type, bits(i));
-    return a;
-  }
+  Arg operator[](size_t i) const { return make(slots_[i], values_, shared_); }
   // Field i without building an Arg: key, type and the value's bits() (for writers).
   StringId key(size_t i) const { return slots_[i].key; }
   ArgValue::Type type(size_t i) const { return slots_[i].type; }
   uint64_t bits(size_t i) const { return slots_[i].shared ? shared_[slots_[i].at] : values_[slots_[i].at]; }
-  iterator begin() const { return iterator(this, 0); }
-  iterator end() const { return iterator(this, n_); }
+  iterator begin() const { return iterator(slots_, values_, shared_); }
+  iterator end() const { return iterator(slots_ + n_, values_, shared_); }
 
  private:
+  static Arg make(const Slot& f, const uint64_t* values, const uint64_t* shared) {
+    Arg a;
+    a.key = f.key;
+    a.value = ArgValue::from_bits(f.type, f.shared ? shared[f.at] : values[f.at]);
+    return a;
+  }
   const Slot* slots_ = nullptr;
   const uint64_t* values_ = nullptr;
   const uint64_t* shared_ = nullptr;
