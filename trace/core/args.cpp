@@ -39,7 +39,10 @@ uint64_t ArgValue::bits() const {
   switch (type) {
     case Type::kInt: return static_cast<uint64_t>(i);
     case Type::kUInt: return u;
-    case Type::kDouble: return std::bit_cast<uint64_t>(d);
+    case Type::kDouble: {
+      const double x = d;  // a copy: the member is 4-byte aligned (pack(4)), bit_cast takes a reference
+      return std::bit_cast<uint64_t>(x);
+    }
     case Type::kBool: return b ? 1 : 0;
     case Type::kString:
     case Type::kJson: return s;
