@@ -556,3 +556,53 @@ TEST_CASE("Argument sets load as shapes: a value every set of a chunk shares is 
   CHECK(test::trace_difference(t, u) == "");
   fs::remove_all(dir);
 }
+
+TEST_CASE("Loading reserves counter samples, flows and collectives from their chunk heads, once", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-reserve-more");
+  const std::string path = (dir / "more.pstrace").string();
+  {
+    PstraceWriteOptions o;
+    o.codec = Codec::kNone;
+    PstraceWriter w(path, o);
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    const uint32_t t = w.add_track(d);
+    TrackDecl c;
+    c.key = TrackKey{TrackKind::kCounter, 0, -1, 2};
+    c.name = "memory";
+    const uint32_t ct = w.add_track(c);
+    const StringId name = w.intern("op");
+    std::vector<EventRef> s;
+    for (int i = 0; i < 10; ++i) s.push_back(w.add_slice(t, i * 100, 50, name));
+    for (int i = 0; i < 300; ++i) w.add_counter_sample(ct, i * 7, i * 0.5);
+    for (int i = 0; i < 250; ++i) w.add_flow(s[static_cast<size_t>(i % 9)], s[static_cast<size_t>(i % 9 + 1)], FlowKind::kDependency);
+    for (int i = 0; i < 3; ++i) {
+      CollectiveInfo ci;
+      ci.op = CollectiveOp::kAllReduce;
+      ci.sequence = i;
+      w.add_collective(ci);
+    }
+    w.close();
+  }
+  const Trace t = read_pstrace(path);
+  REQUIRE(t.tracks.size() == 2);
+  const Track& counter = t.tracks[0].key.kind == TrackKind::kCounter ? t.tracks[0] : t.tracks[1];
+  // the heads say 300 samples, 250 flows, 3 collectives: each table is reserved exactly that once
+  // (growing by doubling would leave 512 / 256 / 4)
+  CHECK(counter.counter.size() == 300);
+  CHECK(counter.counter.time.capacity() == 300);
+  CHECK(counter.counter.value.capacity() == 300);
+  CHECK(counter.counter.value[299] == 149.5);
+  // flows decoded straight into the trace's table and resolved in place: all 250 kept, in order
+  REQUIRE(t.flows.size() == 250);
+  CHECK(t.flows.capacity() == 250);
+  CHECK(t.flows[10].from.index == 1);  // flow 10 goes from slice 10 % 9 = 1 to slice 2
+  CHECK(t.flows[10].to.index == 2);
+  CHECK(t.collectives.size() == 3);
+  CHECK(t.collectives.capacity() == 3);
+  fs::remove_all(dir);
+}
