@@ -488,3 +488,121 @@ TEST_CASE("Loading reserves each track and detail table once, and a lying chunk 
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("Argument sets load as shapes: a value every set of a chunk shares is stored once", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-shapes");
+  const std::string path = (dir / "shapes.pstrace").string();
+  {
+    PstraceWriteOptions o;
+    o.slices_per_chunk = 100;  // 250 slices: chunks of rows 0-99, 100-199, 200-249
+    PstraceWriter w(path, o);
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    const uint32_t t = w.add_track(d);
+    const StringId name = w.intern("aten::mm"), rf = w.intern("Record function id"), ev = w.intern("Ev Idx"),
+                   in = w.intern("Input type"), x = w.intern("c10::BFloat16"), seq = w.intern("Seq");
+    for (int i = 0; i < 250; ++i) {
+      // Kineto's shape: "Record function id" 0 except on row 150, "Ev Idx" = row, "Input type"
+      // the same text; row 249 has another shape ({Seq: 7}), alone in its chunk
+      const Arg a[] = {{rf, ArgValue::of_int(i == 150 ? 1 : 0)}, {ev, ArgValue::of_int(i)}, {in, ArgValue::of_string(x)}};
+      const Arg b[] = {{seq, ArgValue::of_int(7)}};
+      CpuOpInfo c;
+      c.external_id = U64Split(static_cast<uint64_t>(i));
+      w.add_cpu_op(t, i * 10, 5, name, c, i == 249 ? std::span<const Arg>(b) : std::span<const Arg>(a));
+    }
+    w.close();
+  }
+  const Trace t = read_pstrace(path);
+  REQUIRE(t.slice_count() == 250);
+  const SliceColumns& s = t.tracks[0].slices;
+  // Values stored per set: chunk 1 only "Ev Idx" (1 x 100; the other two are shared), chunk 2
+  // "Record function id" and "Ev Idx" (2 x 100: row 150 differs), chunk 3 "Ev Idx" for 49 sets
+  // and "Seq" for the lone set (a shape seen once shares nothing): 100 + 200 + 50 = 350, where
+  // every value stored would be 3 x 249 + 1 = 748.
+  CHECK(t.args.value_count() == 350);
+  // Shapes: chunks 1 and 3 give the same one (same keys, same shared values: interned), chunk 2
+  // another, {Seq} a third.
+  CHECK(t.args.shape_count() == 3);
+  CHECK(t.args.set_count() == 250);
+  auto check = [&](size_t row, int64_t rf_value) {
+    const auto set = t.args.get(s.args_of(row));
+    REQUIRE(set.size() == 3);
+    CHECK(t.str(set[0].key) == "Record function id");
+    CHECK(set[0].value.i == rf_value);
+    CHECK(t.str(set[1].key) == "Ev Idx");
+    CHECK(set[1].value.type == ArgValue::Type::kInt);
+    CHECK(set[1].value.i == static_cast<int64_t>(row));
+    CHECK(t.str(set[2].key) == "Input type");
+    CHECK(set[2].value.type == ArgValue::Type::kString);
+    CHECK(t.str(set[2].value.s) == "c10::BFloat16");
+  };
+  check(0, 0);
+  check(99, 0);
+  check(137, 0);
+  check(150, 1);
+  check(248, 0);
+  const auto last = t.args.get(s.args_of(249));
+  REQUIRE(last.size() == 1);
+  CHECK(t.str(last[0].key) == "Seq");
+  CHECK(last[0].value.i == 7);
+  // writing the loaded trace again gives the same args (the view reads like the stored sets)
+  const std::string again = (dir / "again.pstrace").string();
+  write_pstrace(t, again);
+  const Trace u = read_pstrace(again);
+  CHECK(test::trace_difference(t, u) == "");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Loading reserves counter samples, flows and collectives from their chunk heads, once", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-reserve-more");
+  const std::string path = (dir / "more.pstrace").string();
+  {
+    PstraceWriteOptions o;
+    o.codec = Codec::kNone;
+    PstraceWriter w(path, o);
+    Process p;
+    p.pid = 1;
+    w.add_process(p);
+    TrackDecl d;
+    d.key = TrackKey{TrackKind::kCpuThread, 0, -1, 1};
+    d.name = "t";
+    const uint32_t t = w.add_track(d);
+    TrackDecl c;
+    c.key = TrackKey{TrackKind::kCounter, 0, -1, 2};
+    c.name = "memory";
+    const uint32_t ct = w.add_track(c);
+    const StringId name = w.intern("op");
+    std::vector<EventRef> s;
+    for (int i = 0; i < 10; ++i) s.push_back(w.add_slice(t, i * 100, 50, name));
+    for (int i = 0; i < 300; ++i) w.add_counter_sample(ct, i * 7, i * 0.5);
+    for (int i = 0; i < 250; ++i) w.add_flow(s[static_cast<size_t>(i % 9)], s[static_cast<size_t>(i % 9 + 1)], FlowKind::kDependency);
+    for (int i = 0; i < 3; ++i) {
+      CollectiveInfo ci;
+      ci.op = CollectiveOp::kAllReduce;
+      ci.sequence = i;
+      w.add_collective(ci);
+    }
+    w.close();
+  }
+  const Trace t = read_pstrace(path);
+  REQUIRE(t.tracks.size() == 2);
+  const Track& counter = t.tracks[0].key.kind == TrackKind::kCounter ? t.tracks[0] : t.tracks[1];
+  // the heads say 300 samples, 250 flows, 3 collectives: each table is reserved exactly that once
+  // (growing by doubling would leave 512 / 256 / 4)
+  CHECK(counter.counter.size() == 300);
+  CHECK(counter.counter.time.capacity() == 300);
+  CHECK(counter.counter.value.capacity() == 300);
+  CHECK(counter.counter.value[299] == 149.5);
+  // flows decoded straight into the trace's table and resolved in place: all 250 kept, in order
+  REQUIRE(t.flows.size() == 250);
+  CHECK(t.flows.capacity() == 250);
+  CHECK(t.flows[10].from.index == 1);  // flow 10 goes from slice 10 % 9 = 1 to slice 2
+  CHECK(t.flows[10].to.index == 2);
+  CHECK(t.collectives.size() == 3);
+  CHECK(t.collectives.capacity() == 3);
+  fs::remove_all(dir);
+}

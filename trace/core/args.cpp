@@ -3,9 +3,10 @@
 #include "trace/core/hash.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -23,56 +24,162 @@ ArgStore::Pool& ArgStore::Pool::operator=(Pool&& o) noexcept {
   return *this;
 }
 
-Arg* ArgStore::Pool::tail(size_t n) {
+uint64_t* ArgStore::Pool::tail(size_t n) {
   if (size_ + n > cap_) {
     size_t cap = std::max<size_t>({64, cap_ + cap_ / 2, size_ + n});
-    void* grown = std::realloc(data_, cap * sizeof(Arg));
+    void* grown = std::realloc(data_, cap * sizeof(uint64_t));
     if (!grown) throw std::bad_alloc();
-    data_ = static_cast<Arg*>(grown);
+    data_ = static_cast<uint64_t*>(grown);
     cap_ = cap;
   }
   return data_ + size_;
 }
 
-void ArgStore::Pool::append(std::span<const Arg> args) {
-  Arg* at = tail(args.size());
-  if (!args.empty()) std::memcpy(static_cast<void*>(at), args.data(), args.size() * sizeof(Arg));
-  size_ += args.size();
+uint64_t ArgValue::bits() const {
+  switch (type) {
+    case Type::kInt: return static_cast<uint64_t>(i);
+    case Type::kUInt: return u;
+    case Type::kDouble: {
+      const double x = d;  // a copy: the member is 4-byte aligned (pack(4)), bit_cast takes a reference
+      return std::bit_cast<uint64_t>(x);
+    }
+    case Type::kBool: return b ? 1 : 0;
+    case Type::kString:
+    case Type::kJson: return s;
+  }
+  return 0;
+}
+
+ArgValue ArgValue::from_bits(Type type, uint64_t bits) {
+  switch (type) {
+    case Type::kInt: return of_int(static_cast<int64_t>(bits));
+    case Type::kUInt: return of_uint(bits);
+    case Type::kDouble: return of_double(std::bit_cast<double>(bits));
+    case Type::kBool: return of_bool(bits != 0);
+    case Type::kString: return of_string(static_cast<StringId>(bits));
+    case Type::kJson: return of_json(static_cast<StringId>(bits));
+  }
+  return {};
 }
 
 bool ArgValue::operator==(const ArgValue& o) const {
-  if (type != o.type) return false;
-  switch (type) {
-    case Type::kInt: return i == o.i;
-    case Type::kUInt: return u == o.u;
-    case Type::kDouble: {
-      const double x = d, y = o.d;  // bitwise: NaN payloads and -0.0 stay distinct
-      return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    case Type::kBool: return b == o.b;
-    case Type::kString:
-    case Type::kJson: return s == o.s;
-  }
-  return false;
+  // bitwise for doubles: NaN payloads and -0.0 stay distinct
+  return type == o.type && bits() == o.bits();
 }
 
 namespace {
 uint64_t hash_args(std::span<const Arg> args) {
   uint64_t h = 0x452821e638d01377ull ^ args.size();
   for (const Arg& a : args) {
-    uint64_t bits = 0;
-    switch (a.value.type) {
-      case ArgValue::Type::kBool: bits = a.value.b; break;
-      case ArgValue::Type::kString:
-      case ArgValue::Type::kJson: bits = a.value.s; break;
-      default: bits = a.value.u; break;
-    }
     h = hash_combine(h, (static_cast<uint64_t>(a.key) << 8) | static_cast<uint64_t>(a.value.type));
-    h = hash_combine(h, bits);
+    h = hash_combine(h, a.value.bits());
   }
   return hash_mix(h);
 }
+
+uint64_t hash_fields(std::span<const ArgField> fields) {
+  uint64_t h = 0x13198a2e03707344ull ^ fields.size();
+  for (const ArgField& f : fields) {
+    h = hash_combine(h, (static_cast<uint64_t>(f.key) << 9) | (static_cast<uint64_t>(f.type) << 1) | (f.shared ? 1 : 0));
+    if (f.shared) h = hash_combine(h, f.bits);
+  }
+  return hash_mix(h);
+}
+
+constexpr uint64_t kMaxIndex = std::numeric_limits<uint32_t>::max() - 1;
 }  // namespace
+
+uint32_t ArgStore::shape(std::span<const ArgField> fields) {
+  const uint64_t h = hash_fields(fields);
+  if (shapes_.size() * 2 >= shape_slots_.size()) {
+    std::vector<uint32_t> grown(std::max<size_t>(64, shape_slots_.size() * 2), 0);
+    const size_t mask = grown.size() - 1;
+    for (uint32_t s = 0; s < shapes_.size(); ++s) {
+      size_t i = static_cast<size_t>(shape_hash_[s]) & mask;
+      while (grown[i] != 0) i = (i + 1) & mask;
+      grown[i] = s + 1;
+    }
+    shape_slots_.swap(grown);
+  }
+  const size_t mask = shape_slots_.size() - 1;
+  size_t i = static_cast<size_t>(h) & mask;
+  for (;; i = (i + 1) & mask) {
+    const uint32_t slot = shape_slots_[i];
+    if (slot == 0) break;
+    if (shape_hash_[slot - 1] != h) continue;
+    const Shape& sh = shapes_[slot - 1];
+    if (sh.count != fields.size()) continue;
+    bool same = true;
+    for (size_t f = 0; f < fields.size() && same; ++f) {
+      const ArgSetView::Slot& s = fields_[sh.first + f];
+      same = s.key == fields[f].key && s.type == fields[f].type && (s.shared != 0) == fields[f].shared &&
+             (!s.shared || shared_[s.at] == fields[f].bits);
+    }
+    if (same) return slot - 1;
+  }
+  if (shapes_.size() >= kMaxIndex || fields_.size() + fields.size() >= kMaxIndex || shared_.size() + fields.size() >= kMaxIndex)
+    throw std::length_error("argument store full");
+  Shape sh;
+  sh.first = static_cast<uint32_t>(fields_.size());
+  sh.count = static_cast<uint32_t>(fields.size());
+  for (const ArgField& f : fields) {
+    ArgSetView::Slot s{};
+    s.key = f.key;
+    s.type = f.type;
+    s.shared = f.shared ? 1 : 0;
+    if (f.shared) {
+      s.at = static_cast<uint32_t>(shared_.size());
+      shared_.push_back(f.bits);
+    } else {
+      s.at = sh.unshared++;
+    }
+    fields_.push_back(s);
+  }
+  const auto id = static_cast<uint32_t>(shapes_.size());
+  shapes_.push_back(sh);
+  shape_hash_.push_back(h);
+  shape_slots_[i] = id + 1;
+  return id;
+}
+
+uint32_t ArgStore::shape_of(std::span<const Arg> args) {
+  // Sets added one by one mostly cycle through a few shapes: those used last are compared first.
+  for (const uint32_t id : recent_shapes_) {
+    if (id >= shapes_.size()) break;  // not yet used (~0u), or a moved-from store's
+    const Shape& sh = shapes_[id];
+    if (sh.count != args.size() || sh.unshared != sh.count) continue;
+    const ArgSetView::Slot* f = fields_.data() + sh.first;
+    bool same = true;
+    for (size_t i = 0; i < args.size() && same; ++i) same = f[i].key == args[i].key && f[i].type == args[i].value.type;
+    if (same) return id;
+  }
+  ArgField fields[16];
+  std::vector<ArgField> many;
+  std::span<ArgField> f(fields, args.size() <= 16 ? args.size() : 0);
+  if (args.size() > 16) {
+    many.resize(args.size());
+    f = many;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    f[i].key = args[i].key;
+    f[i].type = args[i].value.type;
+  }
+  const uint32_t id = shape(f);
+  recent_shapes_[recent_next_] = id;
+  recent_next_ = (recent_next_ + 1) % 8;
+  return id;
+}
+
+uint32_t ArgStore::push_set(uint32_t shape, std::span<const Arg> args) {
+  if (values_.size() + args.size() > kMaxIndex || set_shape_.size() >= kMaxIndex) throw std::length_error("argument store full");
+  uint64_t* out = values_.tail(args.size());
+  for (size_t i = 0; i < args.size(); ++i) out[i] = args[i].value.bits();
+  values_.commit(args.size());
+  const auto id = static_cast<uint32_t>(set_shape_.size());
+  set_shape_.push_back(shape);
+  offsets_.push_back(static_cast<uint32_t>(values_.size()));
+  return id;
+}
 
 size_t ArgStore::slot_of(std::span<const Arg> args, uint64_t h) const {
   const size_t mask = slots_.size() - 1;
@@ -81,8 +188,11 @@ size_t ArgStore::slot_of(std::span<const Arg> args, uint64_t h) const {
     const uint64_t slot = slots_[i];
     if (slot == 0) return i;
     if ((slot >> 32) != tag) continue;
-    const auto existing = get(static_cast<uint32_t>(slot) - 1);
-    if (existing.size() == args.size() && std::equal(existing.begin(), existing.end(), args.begin())) return i;
+    const ArgSetView existing = get(static_cast<uint32_t>(slot) - 1);
+    if (existing.size() != args.size()) continue;
+    bool same = true;
+    for (size_t k = 0; k < args.size() && same; ++k) same = existing[k] == args[k];
+    if (same) return i;
   }
 }
 
@@ -101,20 +211,15 @@ void ArgStore::grow() {
 
 uint32_t ArgStore::add(std::span<const Arg> args) {
   if (args.empty()) return ~0u;
-  if (offsets_.empty()) offsets_.push_back(0);
   if (slots_.empty()) grow();
   const uint64_t h = hash_args(args);
   size_t i = slot_of(args, h);
   if (slots_[i] != 0) return static_cast<uint32_t>(slots_[i]) - 1;
-  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() || offsets_.size() >= std::numeric_limits<uint32_t>::max() - 1)
-    throw std::length_error("argument store full");
-  if (offsets_.size() * 2 > slots_.size()) {
+  if (set_shape_.size() * 2 > slots_.size()) {
     grow();
     i = slot_of(args, h);
   }
-  const auto id = static_cast<uint32_t>(offsets_.size() - 1);
-  pool_.append(args);
-  offsets_.push_back(static_cast<uint32_t>(pool_.size()));
+  const uint32_t id = push_set(shape_of(args), args);
   hash_lo_.resize(id, 0);  // sets appended without the index have none
   hash_lo_.push_back(static_cast<uint32_t>(h));
   slots_[i] = (h >> 32 << 32) | (static_cast<uint64_t>(id) + 1);
@@ -123,50 +228,50 @@ uint32_t ArgStore::add(std::span<const Arg> args) {
 
 uint32_t ArgStore::append(std::span<const Arg> args) {
   if (args.empty()) return ~0u;
-  if (offsets_.empty()) offsets_.push_back(0);
-  if (pool_.size() + args.size() >= std::numeric_limits<uint32_t>::max() || offsets_.size() >= std::numeric_limits<uint32_t>::max() - 1)
-    throw std::length_error("argument store full");
-  const auto id = static_cast<uint32_t>(offsets_.size() - 1);
-  pool_.append(args);
-  offsets_.push_back(static_cast<uint32_t>(pool_.size()));
-  return id;
+  return push_set(shape_of(args), args);
 }
 
-uint32_t ArgStore::append_sets(std::span<const Arg> args, std::span<const uint32_t> ends) {
-  Arg* at = append_begin(args.size());
-  if (!args.empty()) std::memcpy(static_cast<void*>(at), args.data(), args.size() * sizeof(Arg));
-  return append_commit(args.size(), ends);
+void ArgStore::reserve_sets(size_t sets) {
+  const size_t want = std::min<size_t>(set_shape_.size() + sets, kMaxIndex);
+  set_shape_.reserve(want);
+  offsets_.reserve(want + 1);
 }
 
-Arg* ArgStore::append_begin(size_t max_args) {
-  if (pool_.size() + max_args >= std::numeric_limits<uint32_t>::max()) throw std::length_error("argument store full");
-  return pool_.tail(max_args);
+uint64_t* ArgStore::append_begin(size_t max_values) {
+  if (values_.size() + max_values > kMaxIndex) throw std::length_error("argument store full");
+  uint64_t* at = values_.tail(max_values);
+  room_end_ = values_.size() + max_values;
+  return at;
 }
 
-uint32_t ArgStore::append_commit(size_t used, std::span<const uint32_t> ends) {
-  if (offsets_.empty()) offsets_.push_back(0);
-  if (pool_.size() + used >= std::numeric_limits<uint32_t>::max() ||
-      offsets_.size() + ends.size() >= std::numeric_limits<uint32_t>::max())
-    throw std::length_error("argument store full");
-  if (pool_.size() + used > pool_.capacity()) throw std::logic_error("append_commit: more args than append_begin made room for");
-  const auto first = static_cast<uint32_t>(offsets_.size() - 1);
-  const auto base = static_cast<uint32_t>(pool_.size());
-  pool_.commit(used);
+uint32_t ArgStore::append_commit(std::span<const uint32_t> set_shapes) {
+  if (set_shape_.size() + set_shapes.size() > kMaxIndex) throw std::length_error("argument store full");
+  const auto first = static_cast<uint32_t>(set_shape_.size());
   const size_t old = offsets_.size();
-  offsets_.resize(old + ends.size());
+  offsets_.resize(old + set_shapes.size());
   uint32_t* o = offsets_.data() + old;
-  for (size_t i = 0; i < ends.size(); ++i) o[i] = base + std::min<uint32_t>(ends[i], static_cast<uint32_t>(used));
+  uint64_t at = values_.size();
+  for (size_t i = 0; i < set_shapes.size(); ++i) {
+    if (set_shapes[i] >= shapes_.size()) throw std::logic_error("append_commit: unknown shape");
+    at += shapes_[set_shapes[i]].unshared;
+    o[i] = static_cast<uint32_t>(at);
+  }
+  if (at > values_.size() && (at > room_end_ || at > values_.capacity())) {
+    offsets_.resize(old);
+    throw std::logic_error("append_commit: more values than append_begin made room for");
+  }
+  values_.commit(at - values_.size());
+  room_end_ = 0;
+  set_shape_.insert(set_shape_.end(), set_shapes.begin(), set_shapes.end());
   return first;
 }
 
-std::span<const Arg> ArgStore::get(uint32_t set) const {
-  if (set == ~0u || set + 1 >= offsets_.size()) return {};
-  return std::span<const Arg>(pool_.data() + offsets_[set], offsets_[set + 1] - offsets_[set]);
-}
-
 size_t ArgStore::memory_bytes() const {
-  return pool_.capacity() * sizeof(Arg) + offsets_.capacity() * sizeof(uint32_t) + slots_.capacity() * sizeof(uint64_t) +
-         hash_lo_.capacity() * sizeof(uint32_t);
+  return values_.capacity() * sizeof(uint64_t) + offsets_.capacity() * sizeof(uint32_t) +
+         set_shape_.capacity() * sizeof(uint32_t) + shapes_.capacity() * sizeof(Shape) +
+         fields_.capacity() * sizeof(ArgSetView::Slot) + shared_.capacity() * sizeof(uint64_t) +
+         shape_hash_.capacity() * sizeof(uint64_t) + shape_slots_.capacity() * sizeof(uint32_t) +
+         slots_.capacity() * sizeof(uint64_t) + hash_lo_.capacity() * sizeof(uint32_t);
 }
 
 std::string format_arg(const StringTable& strings, const ArgValue& v) {

@@ -155,6 +155,19 @@ void TraceBuilder::add_counter_sample(uint32_t track, TimeNs t, double value) {
   c.value.push_back(value);
 }
 
+void TraceBuilder::reserve_counter_samples(uint32_t track, size_t n) {
+  auto& c = trace_->tracks.at(track).counter;
+  c.time.reserve(c.size() + n);
+  c.value.reserve(c.size() + n);
+}
+
+void TraceBuilder::append_counter_samples(uint32_t track, std::span<const TimeNs> time, std::span<const double> value) {
+  if (time.size() != value.size()) throw std::invalid_argument("append_counter_samples: columns of different lengths");
+  auto& c = trace_->tracks.at(track).counter;
+  c.time.insert(c.time.end(), time.begin(), time.end());
+  c.value.insert(c.value.end(), value.begin(), value.end());
+}
+
 void TraceBuilder::add_flow(EventRef from, EventRef to, FlowKind kind) {
   Flow f;
   f.from = from;
@@ -179,10 +192,36 @@ Trace TraceBuilder::finish() {
     SliceColumns& s = t.slices;
     const size_t n = s.size();
     if (s.args.size() != 0 && s.args.size() < n) s.args.resize(n, kNone32);
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; ++i)
-      sorted = s.start[i - 1] < s.start[i] || (s.start[i - 1] == s.start[i] && s.dur[i - 1] >= s.dur[i]);
-    if (!sorted) {
+    // Depths: a stack of open ends; a slice nests under every open slice that ends after it
+    // starts. Computed in the same pass that checks the order (the usual case: sorted already),
+    // and again after sorting when it was not.
+    std::vector<TimeNs> open;
+    std::vector<uint8_t> depth(n, 0);
+    uint8_t deepest = 0;
+    size_t too_deep = 0;
+    auto depths = [&](bool check) {
+      open.clear();
+      deepest = 0;
+      too_deep = 0;
+      const TimeNs* start = s.start.data();
+      const TimeNs* dur = s.dur.data();
+      for (size_t i = 0; i < n; ++i) {
+        if (check && i > 0 && !(start[i - 1] < start[i] || (start[i - 1] == start[i] && dur[i - 1] >= dur[i]))) return false;
+        while (!open.empty() && open.back() <= start[i]) open.pop_back();
+        if (open.size() > 255) {
+          ++too_deep;
+          depth[i] = 255;
+        } else {
+          depth[i] = static_cast<uint8_t>(open.size());
+        }
+        deepest = std::max(deepest, depth[i]);
+        // a child reaching past its parent's end is clamped to it, keeping the stack's ends non-increasing
+        const TimeNs end = start[i] + dur[i];
+        open.push_back(open.empty() ? end : std::min(open.back(), end));
+      }
+      return true;
+    };
+    if (!depths(true)) {
       std::vector<uint32_t> order(n);
       std::iota(order.begin(), order.end(), 0u);
       std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -197,27 +236,10 @@ Trace TraceBuilder::finish() {
       auto& inv = new_index[ti];
       inv.resize(n);
       for (uint32_t i = 0; i < n; ++i) inv[order[i]] = i;
+      depths(false);
     }
-    // Depths: a stack of open ends; a slice nests under every open slice that ends after it starts.
-    std::vector<TimeNs> open;
-    std::vector<uint8_t> depth(n, 0);
-    bool any = false;
-    size_t too_deep = 0;
-    for (size_t i = 0; i < n; ++i) {
-      while (!open.empty() && open.back() <= s.start[i]) open.pop_back();
-      if (open.size() > 255) {
-        ++too_deep;
-        depth[i] = 255;
-      } else {
-        depth[i] = static_cast<uint8_t>(open.size());
-      }
-      any |= depth[i] != 0;
-      // a child reaching past its parent's end is clamped to it, keeping the stack's ends non-increasing
-      const TimeNs end = s.start[i] + s.dur[i];
-      open.push_back(open.empty() ? end : std::min(open.back(), end));
-    }
-    if (any) {
-      t.max_depth = *std::max_element(depth.begin(), depth.end());
+    if (deepest) {
+      t.max_depth = deepest;
       s.depth.swap(depth);
     } else {
       s.depth.clear();

@@ -58,6 +58,10 @@ class TraceBuilder {
                          std::span<const StringId> name, std::span<const SliceRef> ref,
                          std::span<const uint32_t> arg_sets);
   void add_counter_sample(uint32_t track, TimeNs t, double value);
+  // Columnar readers: room for `n` more samples on a counter track (a bounded hint), and a run
+  // of samples appended in one go (the same result as add_counter_sample one by one).
+  void reserve_counter_samples(uint32_t track, size_t n);
+  void append_counter_samples(uint32_t track, std::span<const TimeNs> time, std::span<const double> value);
   void add_flow(EventRef from, EventRef to, FlowKind kind);
   uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()
   void warn(std::string message);

@@ -65,11 +65,23 @@ class ByteReader {
   double f64() { return get<double>(); }
   // Hot in every decoder: one-byte values return at once; the general case lives out of line.
   [[gnu::always_inline]] uint64_t varint() {
-    if (p_ < end_ && *p_ < 0x80) [[likely]]
+    if (end_ - p_ >= 2) [[likely]] {
+      const uint64_t b0 = p_[0];
+      if (b0 < 0x80) {
+        ++p_;
+        return b0;
+      }
+      const uint64_t b1 = p_[1];
+      if (b1 < 0x80) {
+        p_ += 2;
+        return (b0 & 0x7F) | (b1 << 7);
+      }
+    } else if (p_ < end_ && *p_ < 0x80) {
       return *p_++;
+    }
     return varint_long();
   }
-  int64_t svarint() {
+  [[gnu::always_inline]] int64_t svarint() {
     const uint64_t z = varint();
     return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
   }

@@ -75,6 +75,8 @@ ChunkReader::ChunkReader(const std::string& path) : path_(path) {
   if (!read_index()) scan();
 }
 
+void ChunkReader::DctxFree::operator()(void* d) const { ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(d)); }
+
 ChunkReader::~ChunkReader() {
   if (mapped_) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
@@ -189,7 +191,9 @@ void ChunkReader::payload(const ChunkInfo& c, std::vector<uint8_t>& out) const {
     fail_at(path_, static_cast<int64_t>(body), "zstd frame claims " + std::to_string(n) +
                                                     " bytes, more than the chunk size allows");
   out.resize(n);
-  const size_t got = ZSTD_decompress(out.data(), out.size(), p, c.header.length);
+  if (!dctx_) dctx_.reset(ZSTD_createDCtx());
+  const size_t got = dctx_ ? ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_.get()), out.data(), out.size(), p, c.header.length)
+                           : ZSTD_decompress(out.data(), out.size(), p, c.header.length);
   if (ZSTD_isError(got) || got != n)
     fail_at(path_, static_cast<int64_t>(body), std::string("zstd decompression failed: ") +
                                                     (ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output"));

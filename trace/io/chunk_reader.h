@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ class ChunkReader {
     return c.offset + kChunkHeaderBytes + c.header.length <= size_ ? std::span<const uint8_t>(data_ + c.offset + kChunkHeaderBytes, c.header.length)
                                                                   : std::span<const uint8_t>();
   }
-  // Verified, decompressed payload. Throws InputError on CRC mismatch or bad compression.
+  // Verified, decompressed payload. Throws InputError on CRC mismatch or bad compression. One
+  // reader decompresses through one zstd context: not for several threads at once.
   std::vector<uint8_t> payload(const ChunkInfo& chunk) const;
   // The same into `out`, reusing its memory (a reader decoding chunk after chunk).
   void payload(const ChunkInfo& chunk, std::vector<uint8_t>& out) const;
@@ -56,6 +58,11 @@ class ChunkReader {
   bool had_index_ = false;
   std::vector<ChunkInfo> chunks_;
   std::vector<std::string> warnings_;
+  // One zstd context for every payload (ZSTD_decompress would make and free one per chunk).
+  struct DctxFree {
+    void operator()(void* d) const;
+  };
+  mutable std::unique_ptr<void, DctxFree> dctx_;
 };
 
 // True if the first bytes are the .pstrace magic.

@@ -41,6 +41,10 @@ void LocalStrings::write(ByteWriter& w) const {
   for (const std::string_view s : order_) w.str(s);
 }
 
+void bad_local_string(const ByteReader& r, uint64_t i, size_t table_size) {
+  r.fail("string index " + std::to_string(i) + " outside the chunk's table of " + std::to_string(table_size));
+}
+
 void read_local_strings(ByteReader& r, StringTable& table, std::vector<StringId>& out) {
   const uint64_t n = r.count(1, "string");
   out.resize(n + 1);

@@ -46,9 +46,11 @@ class LocalStrings {
 
 // Reader side: decodes the local table, interning each string into `table`.
 void read_local_strings(ByteReader& r, StringTable& table, std::vector<StringId>& out);
-inline StringId local_string(ByteReader& r, const std::vector<StringId>& table) {
+[[noreturn, gnu::noinline, gnu::cold]] void bad_local_string(const ByteReader& r, uint64_t i, size_t table_size);
+[[gnu::always_inline]] inline StringId local_string(ByteReader& r, const std::vector<StringId>& table) {
   const uint64_t i = r.varint();
-  if (i >= table.size()) r.fail("string index " + std::to_string(i) + " outside the chunk's table of " + std::to_string(table.size()));
+  if (i >= table.size()) [[unlikely]]
+    bad_local_string(r, i, table.size());
   return table[i];
 }
 

@@ -41,6 +41,8 @@ struct TrackState {
   bool sorted = true;
   uint64_t reserve = 0;   // slices the file's chunks say this track has (bounded hint), reserved at its first chunk
   uint64_t expected = 0;  // the same, kept
+  uint64_t counter_reserve = 0;  // counter samples, the same way
+  size_t last_segment = 0;       // resolve()'s last hit
   uint64_t first_n = 0;   // slices of the first chunk decoded, and how many had a detail record of each kind
   std::array<uint64_t, 16> first_kinds{};
 };
@@ -147,7 +149,7 @@ class Importer {
         // Each track's first slices chunk first: its kinds, scaled to the track's count, size the
         // trace-wide detail tables once (see reserve_details). Order does not change the result:
         // rows are mapped through per-track segments and detail indexes are per record.
-        std::vector<const ChunkInfo*> order = reserve_hints(phases[6]);
+        std::vector<const ChunkInfo*> order = reserve_hints(phases[6], phases[7]);
         for (const ChunkInfo* c : order) decode_chunk(*c);
         reserve_details();
         std::unordered_set<const ChunkInfo*> done(order.begin(), order.end());
@@ -452,41 +454,77 @@ class Importer {
   // count costs no more memory than an honest file of that size could.
   // Returns the first slices chunk of each track (by its head), in file order.
   static constexpr uint64_t kReserveSlicesPerByte = 4;
-  std::vector<const ChunkInfo*> reserve_hints(const std::vector<const ChunkInfo*>& chunks) {
-    std::vector<const ChunkInfo*> firsts;
+  // The first bytes of a chunk's payload (zstd chunks decompressed only that far), empty when
+  // they cannot be had.
+  std::span<const uint8_t> head_of(const ChunkInfo& c) {
+    const std::span<const uint8_t> stored = reader_.stored(c);
+    if (stored.empty() || c.header.codec == Codec::kNone) return stored;
+    if (c.header.codec != Codec::kZstd) return {};
     if (!dctx_) dctx_.reset(ZSTD_createDCtx());
-    for (const ChunkInfo* c : chunks) {
-      if ((c->header.type & ~kChunkMustUnderstand) != static_cast<uint32_t>(ChunkType::kSlices)) continue;
-      const std::span<const uint8_t> stored = reader_.stored(*c);
-      if (stored.empty()) continue;
-      std::span<const uint8_t> head = stored;
-      if (c->header.codec == Codec::kZstd) {
-        if (!dctx_) return firsts;
-        head_.resize(std::min<size_t>(stored.size() * kMaxExpansion, 64 << 10));
-        ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
-        ZSTD_inBuffer in{stored.data(), stored.size(), 0};
-        ZSTD_outBuffer out{head_.data(), head_.size(), 0};
-        while (out.pos < out.size) {
-          const size_t before_in = in.pos, before_out = out.pos;
-          const size_t ret = ZSTD_decompressStream(dctx_.get(), &out, &in);
-          if (ZSTD_isError(ret) || ret == 0 || (in.pos == before_in && out.pos == before_out)) break;
-        }
-        head = std::span<const uint8_t>(head_.data(), out.pos);
-      } else if (c->header.codec != Codec::kNone) {
-        continue;
+    if (!dctx_) return {};
+    head_.resize(std::min<size_t>(stored.size() * kMaxExpansion, 64 << 10));
+    ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
+    ZSTD_inBuffer in{stored.data(), stored.size(), 0};
+    ZSTD_outBuffer out{head_.data(), head_.size(), 0};
+    while (out.pos < out.size) {
+      const size_t before_in = in.pos, before_out = out.pos;
+      const size_t ret = ZSTD_decompressStream(dctx_.get(), &out, &in);
+      if (ZSTD_isError(ret) || ret == 0 || (in.pos == before_in && out.pos == before_out)) break;
+    }
+    return std::span<const uint8_t>(head_.data(), out.pos);
+  }
+
+  // Also counts the counter samples per track, and the flows and collectives of the file (the
+  // same bound per stored byte), reserved before they are decoded.
+  std::vector<const ChunkInfo*> reserve_hints(const std::vector<const ChunkInfo*>& chunks,
+                                              const std::vector<const ChunkInfo*>& later) {
+    std::vector<const ChunkInfo*> firsts;
+    uint64_t flows = 0, collectives = 0;
+    for (const ChunkInfo* c : later) {
+      const uint32_t type = c->header.type & ~kChunkMustUnderstand;
+      const bool is_flows = type == static_cast<uint32_t>(ChunkType::kFlows);
+      if (!is_flows && type != static_cast<uint32_t>(ChunkType::kCollectives)) continue;
+      const std::span<const uint8_t> head = head_of(*c);
+      try {
+        ByteReader r(head.data(), head.size(), path_, 0);
+        const uint64_t strings = r.varint();
+        for (uint64_t i = 0; i < strings; ++i) r.str();
+        (is_flows ? flows : collectives) += std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * c->header.length);
+      } catch (const InputError&) {
       }
+    }
+    if (flows) {
+      std::vector<Flow>& f = b_.trace().flows;
+      f.reserve(f.size() + std::min<uint64_t>(flows, uint64_t{1} << 32));
+    }
+    if (collectives) {
+      std::vector<CollectiveInfo>& c = b_.trace().collectives;
+      c.reserve(c.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
+      pending_collectives_.reserve(pending_collectives_.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
+    }
+    for (const ChunkInfo* c : chunks) {
+      const uint32_t type = c->header.type & ~kChunkMustUnderstand;
+      const bool slices = type == static_cast<uint32_t>(ChunkType::kSlices);
+      if (!slices && type != static_cast<uint32_t>(ChunkType::kCounters)) continue;
+      const std::span<const uint8_t> head = head_of(*c);
+      if (head.empty()) continue;
       try {
         ByteReader r(head.data(), head.size(), path_, 0);
         const uint64_t strings = r.varint();
         for (uint64_t i = 0; i < strings; ++i) r.str();
         const uint64_t file_track = r.varint();
-        r.varint();  // first row
-        const uint64_t n = std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * stored.size());
+        if (slices) r.varint();  // first row
+        const uint64_t n = std::min<uint64_t>(r.varint(), kReserveSlicesPerByte * c->header.length);
         auto it = tracks_.find(file_track);
         if (it == tracks_.end()) continue;
+        if (!slices) {
+          it->second.counter_reserve += n;
+          continue;
+        }
         if (it->second.reserve == 0 && it->second.first_n == 0) firsts.push_back(c);
         it->second.reserve += n;
         it->second.expected += n;
+        expected_slices_ += n;
       } catch (const InputError&) {
         // the head did not fit the prefix, or is malformed: no hint (decoding reports the latter)
       }
@@ -559,42 +597,93 @@ class Importer {
       shape_fields_.push_back(static_cast<uint32_t>(shape_keys_.size()));
     }
     prev_values_.assign(shape_keys_.size(), 0);
-    arg_offsets_.clear();
     const uint64_t k = r.count(1, "argument set");
-    // Decoded straight into the trace's pool. Each value takes at least one byte of the payload,
-    // so the room asked for is bounded by the bytes present (and by k sets of the widest shape).
+    // Values are decoded into a reused buffer first (bounded by the bytes present: each value
+    // takes at least one), noting per shape field whether every set of the chunk has the same
+    // value. Such fields become shared values of the store's shape (when the shape has at least
+    // two sets here), so only the values that differ are stored per set.
     uint32_t widest = 0;
     for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, shape_fields_[i + 1] - shape_fields_[i]);
     const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
-    Arg* const out = k ? b_.trace().args.append_begin(room) : nullptr;
+    if (arg_bits_.size() < room) arg_bits_.resize(room);
+    uint64_t* const bits = arg_bits_.data();
+    first_bits_.assign(shape_keys_.size(), 0);
+    same_.assign(shape_keys_.size(), 1);
+    shape_sets_.assign(h, 0);
+    set_shapes_.resize(k);
     size_t used = 0;
     for (uint64_t i = 0; i < k; ++i) {
       const uint64_t sh = r.varint();
       if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
-      if (used + (shape_fields_[sh + 1] - shape_fields_[sh]) > room) r.fail("argument set past the end of the chunk");
-      for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
-        Arg& a = out[used++];
-        a.key = shape_keys_[f];
-        int64_t& prev = prev_values_[f];
+      const uint32_t fb = shape_fields_[sh], fe = shape_fields_[sh + 1];
+      if (used + (fe - fb) > room) r.fail("argument set past the end of the chunk");
+      const bool first = shape_sets_[sh]++ == 0;
+      for (uint32_t f = fb; f < fe; ++f) {
+        uint64_t v = 0;
         switch (shape_types_[f]) {
           case ArgValue::Type::kInt:
+          case ArgValue::Type::kUInt: {
+            int64_t& prev = prev_values_[f];
             prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
-            a.value = ArgValue::of_int(prev);
+            v = static_cast<uint64_t>(prev);
             break;
-          case ArgValue::Type::kUInt:
-            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
-            a.value = ArgValue::of_uint(static_cast<uint64_t>(prev));
+          }
+          case ArgValue::Type::kDouble: {
+            const double d = r.f64();
+            std::memcpy(&v, &d, 8);
             break;
-          case ArgValue::Type::kDouble: a.value = ArgValue::of_double(r.f64()); break;
-          case ArgValue::Type::kBool: a.value = ArgValue::of_bool(r.u8() != 0); break;
-          case ArgValue::Type::kString: a.value = ArgValue::of_string(local_string(r, strs_)); break;
-          case ArgValue::Type::kJson: a.value = ArgValue::of_json(local_string(r, strs_)); break;
+          }
+          case ArgValue::Type::kBool: v = r.u8() != 0; break;
+          case ArgValue::Type::kString:
+          case ArgValue::Type::kJson: v = local_string(r, strs_); break;
+        }
+        bits[used++] = v;
+        if (first) first_bits_[f] = v;
+        else same_[f] &= first_bits_[f] == v;
+      }
+      set_shapes_[i] = static_cast<uint32_t>(sh);
+    }
+    uint32_t first_set = 0;
+    if (k) {
+      ArgStore& store = b_.trace().args;
+      if (!sets_reserved_) {  // at most one set per slice: the heads' slice count bounds them
+        store.reserve_sets(std::max<uint64_t>(expected_slices_, k));
+        sets_reserved_ = true;
+      }
+      store_shape_.resize(h);
+      size_t stored = 0;
+      bool any_shared = false;
+      for (uint64_t sh = 0; sh < h; ++sh) {
+        if (shape_sets_[sh] == 0) continue;
+        fields_.clear();
+        const bool share = shape_sets_[sh] >= 2;
+        for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
+          ArgField af;
+          af.key = shape_keys_[f];
+          af.type = shape_types_[f];
+          af.shared = share && same_[f];
+          af.bits = af.shared ? first_bits_[f] : 0;
+          any_shared |= af.shared;
+          fields_.push_back(af);
+        }
+        store_shape_[sh] = store.shape(fields_);
+        stored += static_cast<uint64_t>(shape_sets_[sh]) * store.unshared_count(store_shape_[sh]);
+      }
+      uint64_t* out = store.append_begin(stored);
+      if (!any_shared) {
+        if (used) std::memcpy(out, bits, used * 8);
+      } else {
+        size_t at = 0, o = 0;
+        for (uint64_t i = 0; i < k; ++i) {
+          const uint32_t sh = set_shapes_[i];
+          for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f, ++at)
+            if (!(shape_sets_[sh] >= 2 && same_[f])) out[o++] = bits[at];
         }
       }
-      arg_offsets_.push_back(static_cast<uint32_t>(used));
+      for (uint64_t i = 0; i < k; ++i) set_shapes_[i] = store_shape_[set_shapes_[i]];
+      // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
+      first_set = store.append_commit(set_shapes_);
     }
-    // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
-    const uint32_t first_set = k ? b_.trace().args.append_commit(used, arg_offsets_) : 0;
     const bool has_args = r.u8() != 0;
     start_.resize(n);
     dur_.resize(n);
@@ -752,23 +841,29 @@ class Importer {
     const uint8_t* values = r.raw(n * 8);
     TrackState* st = track_state(file_track, n);
     if (!st) return;
-    for (uint64_t i = 0; i < n; ++i) {
-      double v;
-      std::memcpy(&v, values + i * 8, 8);
-      b_.add_counter_sample(st->builder, start_[i], v);
+    if (st->counter_reserve) {
+      b_.reserve_counter_samples(st->builder, st->counter_reserve);
+      st->counter_reserve = 0;
     }
+    value_.resize(n);
+    if (n) std::memcpy(value_.data(), values, n * 8);
+    b_.append_counter_samples(st->builder, std::span<const TimeNs>(start_.data(), n), value_);
     report_.counter_samples += static_cast<int64_t>(n);
   }
 
+  // Decoded straight into the trace's table (reserved by reserve_hints) with the file's refs;
+  // resolve() maps them in place once every slice is in.
   void flows(ByteReader& r) {
     pstrace::read_local_strings(r, b_.strings(), strs_);
     const uint64_t n = r.count(3, "flow");
+    std::vector<Flow>& out = b_.trace().flows;
+    if (flows_begin_ == ~size_t{0}) flows_begin_ = out.size();
     for (uint64_t i = 0; i < n; ++i) {
-      PendingFlow f;
+      Flow f;
       f.from = read_ref(r);
       f.to = read_ref(r);
       f.kind = read_enum<FlowKind>(r, 6, "flow kind");
-      flows_.push_back(f);
+      out.push_back(f);
     }
   }
 
@@ -818,34 +913,57 @@ class Importer {
 
   EventRef resolve(EventRef file_ref) {
     if (!file_ref.valid()) return {};
-    auto it = tracks_.find(file_ref.track);
-    if (it == tracks_.end()) return {};
-    TrackState& st = it->second;
+    // Flows name a few tracks over and over, with rows mostly rising: the last track's state
+    // and segment are tried first (a hit gives the same answer as the search).
+    TrackState* stp;
+    if (file_ref.track == last_track_ && last_state_) {
+      stp = last_state_;
+    } else {
+      auto it = tracks_.find(file_ref.track);
+      if (it == tracks_.end()) return {};
+      stp = &it->second;
+      last_track_ = file_ref.track;
+      last_state_ = stp;
+    }
+    TrackState& st = *stp;
     if (!st.sorted) {
       std::sort(st.segments.begin(), st.segments.end(),
                 [](const Segment& a, const Segment& b) { return a.file_first < b.file_first; });
       st.sorted = true;
+      st.last_segment = 0;
+    }
+    if (st.last_segment < st.segments.size()) {
+      const Segment& s = st.segments[st.last_segment];
+      const bool next_after = st.last_segment + 1 == st.segments.size() || st.segments[st.last_segment + 1].file_first > file_ref.index;
+      if (file_ref.index >= s.file_first && file_ref.index - s.file_first < s.count && next_after)
+        return EventRef{st.builder, static_cast<uint32_t>(s.builder_first + (file_ref.index - s.file_first))};
     }
     auto seg = std::upper_bound(st.segments.begin(), st.segments.end(), uint64_t{file_ref.index},
                                 [](uint64_t row, const Segment& s) { return row < s.file_first; });
     if (seg == st.segments.begin()) return {};
     --seg;
     if (file_ref.index >= seg->file_first + seg->count) return {};
+    st.last_segment = static_cast<size_t>(seg - st.segments.begin());
     return EventRef{st.builder, static_cast<uint32_t>(seg->builder_first + (file_ref.index - seg->file_first))};
   }
 
   void resolve() {
     Trace& tr = b_.trace();
     size_t dangling = 0;
-    tr.flows.reserve(tr.flows.size() + flows_.size());  // exact: the flows decoded, not a count read from the file
-    for (const PendingFlow& f : flows_) {
-      const EventRef from = resolve(f.from), to = resolve(f.to);
-      if (!from.valid() || !to.valid()) {
-        ++dangling;
-        continue;
+    if (flows_begin_ != ~size_t{0}) {
+      size_t kept = flows_begin_;
+      for (size_t i = flows_begin_; i < tr.flows.size(); ++i) {
+        Flow f = tr.flows[i];
+        f.from = resolve(f.from);
+        f.to = resolve(f.to);
+        if (!f.from.valid() || !f.to.valid()) {
+          ++dangling;
+          continue;
+        }
+        tr.flows[kept++] = f;
       }
-      b_.add_flow(from, to, f.kind);
-      ++report_.flows;
+      report_.flows += static_cast<int64_t>(kept - flows_begin_);
+      tr.flows.resize(kept);
     }
     if (dangling) warn(std::to_string(dangling) + " flows refer to slices that are not in the file; dropped");
     size_t lost_refs = 0;
@@ -866,10 +984,6 @@ class Importer {
       warn(std::to_string(unknown_devices_) + " references to devices whose declaration is missing were cleared");
   }
 
-  struct PendingFlow {
-    EventRef from, to;
-    FlowKind kind = FlowKind::kGeneric;
-  };
   struct PendingCollective {
     uint32_t index;
     EventRef kernel, cpu_op;
@@ -894,20 +1008,28 @@ class Importer {
   std::unordered_map<uint32_t, uint32_t> dev_by_ordinal_;
   uint32_t default_process_ = ~0u;
   std::vector<uint32_t> configs_;
-  std::vector<uint32_t> arg_offsets_;
+  std::vector<uint64_t> arg_bits_, first_bits_;
+  std::vector<uint8_t> same_;
+  std::vector<uint32_t> shape_sets_, set_shapes_, store_shape_;
+  std::vector<ArgField> fields_;
   std::vector<StringId> shape_keys_;
   std::vector<ArgValue::Type> shape_types_;
   std::vector<uint32_t> shape_fields_;
   std::vector<int64_t> prev_values_;
   std::vector<TimeNs> start_, dur_;
+  std::vector<double> value_;
   std::vector<StringId> name_;
   std::vector<uint8_t> kind_;
   std::vector<SliceRef> ref_;
   std::vector<uint32_t> set_;
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
-  std::vector<PendingFlow> flows_;
   std::vector<PendingCollective> pending_collectives_;
   uint64_t lost_to_undeclared_ = 0;
+  uint32_t last_track_ = ~0u;      // resolve()'s last track (file index) and its state
+  TrackState* last_state_ = nullptr;
+  uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come
+  bool sets_reserved_ = false;
+  size_t flows_begin_ = ~size_t{0};  // this file's first flow in the trace's table
   uint64_t unknown_devices_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "trace/io/pstrace_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace parascope {
@@ -458,7 +459,15 @@ void PstraceWriter::write_arg_sets(const Trace& src, const std::vector<uint32_t>
   shape_fields_.assign(1, 0);
   shape_index_.clear();
   set_shape_.clear();
+  ++chunk_stamp_;
+  if (store_shape_.size() < src.args.shape_count()) store_shape_.resize(src.args.shape_count(), {0, 0});
   for (uint32_t set : sets) {
+    // sets of one store shape have the same keys and types: one lookup per store shape and chunk
+    const uint32_t ss = src.args.shape_of_set(set);
+    if (ss < store_shape_.size() && store_shape_[ss].first == chunk_stamp_) {
+      set_shape_.push_back(store_shape_[ss].second);
+      continue;
+    }
     const auto args = src.args.get(set);
     uint64_t h = args.size();
     for (const Arg& a : args) h = (h * 0x100000001b3ull) ^ ((uint64_t{a.key} << 8) | static_cast<uint8_t>(a.value.type));
@@ -478,6 +487,7 @@ void PstraceWriter::write_arg_sets(const Trace& src, const std::vector<uint32_t>
       shape_fields_.push_back(static_cast<uint32_t>(shapes_.size()));
       bucket.push_back(found);
     }
+    if (ss < store_shape_.size()) store_shape_[ss] = {chunk_stamp_, found};
     set_shape_.push_back(found);
   }
   const size_t shape_count = shape_fields_.size() - 1;
@@ -496,21 +506,18 @@ void PstraceWriter::write_arg_sets(const Trace& src, const std::vector<uint32_t>
     body_.varint(sh);
     const auto args = src.args.get(sets[i]);
     for (size_t f = 0; f < args.size(); ++f) {
-      const ArgValue& v = args[f].value;
+      const uint64_t v = args.bits(f);  // int/uint as is, double's bits, bool 0/1, string id
       int64_t& prev = prev_values_[shape_fields_[sh] + f];
-      switch (v.type) {
+      switch (args.type(f)) {
         case ArgValue::Type::kInt:
-          body_.svarint(static_cast<int64_t>(static_cast<uint64_t>(v.i) - static_cast<uint64_t>(prev)));
-          prev = v.i;
-          break;
         case ArgValue::Type::kUInt:
-          body_.svarint(static_cast<int64_t>(v.u - static_cast<uint64_t>(prev)));
-          prev = static_cast<int64_t>(v.u);
+          body_.svarint(static_cast<int64_t>(v - static_cast<uint64_t>(prev)));
+          prev = static_cast<int64_t>(v);
           break;
-        case ArgValue::Type::kDouble: body_.f64(v.d); break;
-        case ArgValue::Type::kBool: body_.u8(v.b ? 1 : 0); break;
+        case ArgValue::Type::kDouble: body_.f64(std::bit_cast<double>(v)); break;
+        case ArgValue::Type::kBool: body_.u8(v != 0 ? 1 : 0); break;
         case ArgValue::Type::kString:
-        case ArgValue::Type::kJson: body_.varint(local_.local(v.s)); break;
+        case ArgValue::Type::kJson: body_.varint(local_.local(static_cast<StringId>(v))); break;
       }
     }
   }

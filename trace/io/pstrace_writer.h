@@ -119,6 +119,8 @@ class PstraceWriter {
   std::vector<uint32_t> shape_fields_;                // shape i: shapes_[shape_fields_[i], [i+1])
   std::unordered_map<uint64_t, std::vector<uint32_t>> shape_index_;
   std::vector<uint32_t> set_shape_;
+  std::vector<std::pair<uint64_t, uint32_t>> store_shape_;  // the store's shape -> (chunk stamp, chunk shape)
+  uint64_t chunk_stamp_ = 0;
   std::vector<int64_t> prev_values_;
   // Chunk-local numbering of trace-wide ids (launch configs, arg sets) in order of first use:
   // generation-stamped slots, so a new chunk costs nothing and a lookup is two array reads.
