@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "analysis/example_trace.h"
 #include "trace/core/analysis/overlap.h"
@@ -126,10 +127,13 @@ TEST_CASE("SliceSearch steps through matches in time order", "[analysis][search]
   }
 }
 
-TEST_CASE("Range sums of damaged input with 2^62 ns slices hold at the int64 limit", "[analysis][window]") {
-  // Readers accept times within +-2^62 ns, so a slice can last up to 2^63 ns. Two kernels on two
-  // streams, each [-2^62, 2^62 - 1): each lies 2^63 - 1 ns inside the range [-2^62, 2^62); their
-  // sum (2^64 - 2) is past int64 and must stay at INT64_MAX, the per-name time as well.
+namespace {
+
+constexpr TimeNs kFar = TimeNs{1} << 62;  // readers accept times within +-2^62 ns
+
+// Damaged input: a kernel "gemm" [-2^62, 2^62 - 1) (duration INT64_MAX) on each of these streams
+// of one device.
+Trace damaged_gemm_trace(std::initializer_list<int64_t> streams) {
   TraceBuilder b;
   Process p;
   p.rank = 0;
@@ -138,14 +142,22 @@ TEST_CASE("Range sums of damaged input with 2^62 ns slices hold at the int64 lim
   d.process = pi;
   d.ordinal = 0;
   const auto di = static_cast<int32_t>(b.add_device(d));
-  constexpr TimeNs kLo = -(TimeNs{1} << 62), kDur = std::numeric_limits<TimeNs>::max();
-  for (int64_t stream : {7, 8}) {
-    const uint32_t s = b.track({TrackKind::kGpuStream, pi, di, stream}, "stream");
-    b.add_slice(s, kLo, kDur, b.intern("gemm"), b.add_kernel({}));
+  for (int64_t stream : streams) {
+    const uint32_t s = b.track({TrackKind::kGpuStream, pi, di, stream}, "stream " + std::to_string(stream));
+    b.add_slice(s, -kFar, std::numeric_limits<TimeNs>::max(), b.intern("gemm"), b.add_kernel({}));
   }
-  const Trace t = b.finish();
+  return b.finish();
+}
+
+}  // namespace
+
+TEST_CASE("Range sums of damaged input with 2^62 ns slices hold at the int64 limit", "[analysis][window]") {
+  // So a slice can last up to 2^63 ns. Two kernels on two streams, each [-2^62, 2^62 - 1): each
+  // lies 2^63 - 1 ns inside the range [-2^62, 2^62); their sum (2^64 - 2) is past int64 and must
+  // stay at INT64_MAX, the per-name time as well.
+  const Trace t = damaged_gemm_trace({7, 8});
   const SliceClassifier c(t);
-  const RangeSummary r = summarize_range(t, c, {kLo, TimeNs{1} << 62});
+  const RangeSummary r = summarize_range(t, c, {-kFar, kFar});
   REQUIRE(r.slices == 2);
   CHECK(r.time_ns[static_cast<size_t>(Category::kCompute)] == INT64_MAX);
   REQUIRE(r.top_names.size() == 1);
@@ -156,17 +168,8 @@ TEST_CASE("Window activity over a 2^63 ns slice of damaged input neither overflo
   // One kernel [-2^62, 2^62 - 1) (duration INT64_MAX): the window [0, 100) lies inside it, so the
   // whole window is compute; looking back by the longest slice from 0 reaches -2^63 + 1, and from
   // -2^62 it would pass int64 (UBSan) without the saturation.
-  TraceBuilder b;
-  Process p;
-  const uint32_t pi = b.add_process(p);
-  Device d;
-  d.process = pi;
-  const auto di = static_cast<int32_t>(b.add_device(d));
-  const uint32_t s = b.track({TrackKind::kGpuStream, pi, di, 7}, "stream 7");
-  b.add_slice(s, -(TimeNs{1} << 62), std::numeric_limits<TimeNs>::max(), b.intern("gemm"), b.add_kernel({}));
-  const Trace t = b.finish();
+  const Trace t = damaged_gemm_trace({7});
   const SliceClassifier c(t);
   CHECK(device_activity_in(t, c, 0, {0, 100}).sets.compute.intervals() == std::vector<Interval>{{0, 100}});
-  CHECK(device_activity_in(t, c, 0, {-(TimeNs{1} << 62), 0}).sets.compute.intervals() ==
-        std::vector<Interval>{{-(TimeNs{1} << 62), 0}});
+  CHECK(device_activity_in(t, c, 0, {-kFar, 0}).sets.compute.intervals() == std::vector<Interval>{{-kFar, 0}});
 }
