@@ -64,8 +64,9 @@ const char* p2p_mech_name(P2PMech m) {
 }
 
 void launch_ldst_copy(void* dst, const void* src, uint64_t bytes, int blocks, cudaStream_t s, ProbeBufferHeader* probe,
-                      uint32_t tag) {
-  ldst_copy_kernel<<<blocks, kLdstThreads, kOneBlockPerSmSmem, s>>>(static_cast<int4*>(dst), static_cast<const int4*>(src),
+                      uint32_t tag, int threads) {
+  if (threads < 32 || threads > kLdstThreads || threads % 32) throw CudaError("LD/ST copy threads must be 32..1024, a multiple of 32");
+  ldst_copy_kernel<<<blocks, threads, kOneBlockPerSmSmem, s>>>(static_cast<int4*>(dst), static_cast<const int4*>(src),
                                                                      bytes / 16, probe, tag);
   PS_LAUNCH();
 }
@@ -99,7 +100,7 @@ int P2POp::threads() const {
     case P2PMech::kCe: return 0;
     case P2PMech::kTma:
     case P2PMech::kTmaPull: return kTmaThreads;
-    default: return kLdstThreads;
+    default: return cfg_.threads > 0 ? cfg_.threads : kLdstThreads;
   }
 }
 
@@ -113,11 +114,11 @@ void P2POp::one_way(int from, int to, ProbeBufferHeader* probe) {
       break;
     case P2PMech::kLdstPush:
       ctx_.set(from);
-      launch_ldst_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(from), probe, 0);
+      launch_ldst_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(from), probe, 0, threads());
       break;
     case P2PMech::kLdstPull:
       ctx_.set(to);
-      launch_ldst_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(to), probe, 0);
+      launch_ldst_copy(dst, src, cfg_.bytes, cfg_.sms, ctx_.stream(to), probe, 0, threads());
       break;
     case P2PMech::kTma:
       ctx_.set(from);

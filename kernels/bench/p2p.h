@@ -4,7 +4,8 @@
 //   tma       bulk copies (cp.async.bulk): local global → shared → peer global, one thread per
 //             block, 8 stages of 16 KiB, 4 loads ahead
 //   tma_pull  the same pipeline run by the receiving GPU: peer global → shared → local global
-//   ldst_push 16-byte loads of local memory, 16-byte stores to the peer (1024 threads/block)
+//   ldst_push 16-byte loads of local memory, 16-byte stores to the peer (1024 threads/block unless
+//             the config asks for fewer: the collectives run 512)
 //   ldst_pull 16-byte loads of peer memory (through L2 only), 16-byte stores to local memory
 // uni: data flows a → b; bi: a → b and b → a at once. SM mechanisms use `sms` blocks with one
 // block per SM guaranteed (shared memory reserved beyond half an SM's).
@@ -32,7 +33,7 @@ inline constexpr int kOneBlockPerSmSmem = 116 * 1024;
 
 // Device-side copy launchers (also used by the fused kernels' communication).
 void launch_ldst_copy(void* dst, const void* src, uint64_t bytes, int blocks, cudaStream_t s,
-                      ProbeBufferHeader* probe = nullptr, uint32_t tag = 0);
+                      ProbeBufferHeader* probe = nullptr, uint32_t tag = 0, int threads = kLdstThreads);
 void launch_tma_copy(void* dst, const void* src, uint64_t bytes, int blocks, cudaStream_t s,
                      ProbeBufferHeader* probe = nullptr, uint32_t tag = 0);
 
@@ -41,6 +42,7 @@ struct P2PConfig {
   bool bidirectional = false;
   uint64_t bytes = 0;
   int sms = 0;  // ignored for ce
+  int threads = 0;  // LD/ST threads per block (32..1024, a multiple of 32); 0: kLdstThreads
 };
 
 class P2POp : public Op {

@@ -35,10 +35,10 @@ double guess_gbps(P2PMech m, int sms) {
 }
 
 // The SM counts worth timing at this size: more blocks than work units would idle.
-bool useful_sms(P2PMech m, uint64_t bytes, int sms, int smallest) {
+bool useful_sms(P2PMech m, uint64_t bytes, int sms, int smallest, int ldst_threads) {
   if (m == P2PMech::kCe) return true;
   const bool tma = m == P2PMech::kTma || m == P2PMech::kTmaPull;
-  const uint64_t units = tma ? (bytes + kTmaTile - 1) / kTmaTile : (bytes / 16 + kLdstThreads - 1) / kLdstThreads;
+  const uint64_t units = tma ? (bytes + kTmaTile - 1) / kTmaTile : (bytes / 16 + ldst_threads - 1) / ldst_threads;
   return sms == smallest || static_cast<uint64_t>(sms) <= units;
 }
 
@@ -56,6 +56,7 @@ int cmd_p2p(const std::vector<std::string>& args) {
       {"--machine", true, "NAME  machine name in the calibration file (default h200x2)"},
       {"--calibration-append", false, "  keep the rows already in the --calibration file (a second process of one run)"},
       {"--exclude", true, "LIST  leave out mechanisms containing any of these tokens"},
+      {"--threads", true, "N     threads per block of ldst_push/ldst_pull (default 1024; the collectives run 512)"},
   };
   return run_subcommand("p2p", args, specs, 2, [&](const Options& o) {
     const auto sizes = parse_size_list(o.get("--sizes", "1KiB:1GiB:x4"));
@@ -73,6 +74,8 @@ int cmd_p2p(const std::vector<std::string>& args) {
       if (b % 16) throw UsageError("P2P sizes must be multiples of 16 bytes");
     const uint64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
     const int smallest = *std::min_element(sms_list.begin(), sms_list.end());
+    const int ldst_threads = static_cast<int>(parse_int_list(o.get("--threads", std::to_string(kLdstThreads)), 32, kLdstThreads).at(0));
+    if (ldst_threads % 32) throw UsageError("--threads must be a multiple of 32");
 
     GpuContext ctx(2);
     preload_all_kernels(ctx);
@@ -106,8 +109,8 @@ int cmd_p2p(const std::vector<std::string>& args) {
       for (bool bi : bidir)
         for (uint64_t bytes : sizes)
           for (int sms : mech == P2PMech::kCe ? std::vector<int>{0} : sms_list) {
-            if (!useful_sms(mech, bytes, sms, smallest)) continue;
-            P2POp op(ctx, src, dst, {mech, bi, bytes, sms});
+            if (!useful_sms(mech, bytes, sms, smallest, ldst_threads)) continue;
+            P2POp op(ctx, src, dst, {mech, bi, bytes, sms, ldst_threads});
             ResultRow row;
             row.op = "p2p";
             row.variant = p2p_mech_name(mech);
