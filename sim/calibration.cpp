@@ -67,6 +67,10 @@ MechanismFit fit_mechanism(const std::string& mech, const std::vector<const Cali
   m.sm.per_sm_threads = static_cast<uint32_t>(std::max_element(threads.begin(), threads.end(), [](auto& a, auto& b) {
                                                 return a.second < b.second;
                                               })->first);
+  // Rows at several block sizes (e.g. 512 and 1024 threads) also fit the thread count at which an
+  // SM's rate saturates (sm_model_rate: linear below it); with one block size it is that size.
+  const bool fit_threads = threads.size() >= 2 && threads.begin()->first > 0;
+  const double min_threads = threads.begin()->first, max_threads = threads.rbegin()->first;
   auto model = [&](const std::vector<double>& x) {
     MechanismFit t = m;
     t.latency_ns = std::exp(x[0]);
@@ -74,13 +78,15 @@ MechanismFit fit_mechanism(const std::string& mech, const std::vector<const Cali
     t.sm.cap_bytes_per_s = std::exp(x[2]);
     t.sm.sharpness = std::min(200.0, std::exp(x[3]));
     t.sm.reverse_weight = has_bi ? std::exp(x[4]) : 0;
+    if (fit_threads) t.sm.per_sm_threads = static_cast<uint32_t>(std::lround(std::clamp(std::exp(x[5]), min_threads, max_threads)));
     return t;
   };
   MinimizeResult best;
   best.value = 1e300;
   for (double s0 : {2.0, 8.0, 32.0}) {  // the sharpness has local minima: a few starts, the best wins
-    auto r = minimize([&](const std::vector<double>& x) { return sq_log_error(model(x), rows); },
-                      {std::log(min_t), std::log(max_per_sm), std::log(max_rate), std::log(s0), std::log(0.02)});
+    std::vector<double> x0 = {std::log(min_t), std::log(max_per_sm), std::log(max_rate), std::log(s0), std::log(0.02)};
+    if (fit_threads) x0.push_back(std::log(std::sqrt(min_threads * max_threads)));
+    auto r = minimize([&](const std::vector<double>& x) { return sq_log_error(model(x), rows); }, x0);
     if (r.value < best.value) best = std::move(r);
   }
   return model(best.x);

@@ -124,7 +124,21 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     t.nccl = profile_of(x);
     return sq_log_errors(t, fit_rows);
   };
-  const MinimizeResult best = minimize(cost, x0, 0.3, 6000, 1e-9);
+  // Nelder-Mead ends in local minima on this many knots: a few starts (the fixed costs and every
+  // rate scaled), the best wins.
+  MinimizeResult best;
+  best.value = 1e300;
+  int evaluations = 0;
+  for (const double f : {1.0, 0.5, 2.0}) {
+    std::vector<double> xs = x0;
+    for (size_t i = 0; i < 3; ++i) xs[i] += std::log(f);
+    for (size_t i = 3; i < scale_at; ++i)
+      if (i == 3 || i == 3 + knots.size() || !monotone) xs[i] -= std::log(f);
+    MinimizeResult r = minimize(cost, xs, 0.3, 6000, 1e-9);
+    evaluations += r.evaluations;
+    if (r.value < best.value) best = std::move(r);
+  }
+  best.evaluations = evaluations;
   fit.profile = profile_of(best.x);
   fit.cost = best.value;
   fit.evaluations = best.evaluations;

@@ -84,7 +84,7 @@ class Builder {
   uint32_t compute_actor(StepCtx& s, int rank, uint32_t sms);
   uint32_t connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, double recv_w);
   uint32_t flag_connection(StepCtx& s, uint32_t a, uint32_t b);
-  uint32_t local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs);
+  uint32_t local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs, bool fused = false);
   uint32_t counter() { return w_.counters++; }
   Program& prog(uint32_t actor) {
     if (progs_.size() <= actor) progs_.resize(actor + 1);
@@ -242,8 +242,9 @@ uint32_t Builder::flag_connection(StepCtx& s, uint32_t a, uint32_t b) {
 // SMs: a copy costs one unit (a load and a store), a reduction (inputs + 1) / 2; one SM of 1024
 // threads does local_copy_per_sm units per second, fewer threads proportionally less. A TMA kernel's
 // copies are bulk copies (its TMA unit, like its pushes: one unit of the mechanism). HBM: every read
-// and the write, a reduction's traffic counted reduce_cost times (interleaved streams).
-uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs) {
+// and the write, a reduction's traffic counted reduce_cost times (interleaved streams). `fused`: the
+// pass rides along the actor's peer loads (the reduce-scatter pull): HBM traffic only.
+uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs, bool fused) {
   const int32_t g = w_.actors[actor].gpu;
   const GpuSpec& spec = p_.gpu(g);
   PutSpec put;
@@ -257,7 +258,8 @@ uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs
   const Actor& a = w_.actors[actor];
   const double agent_per_sm = a.agent_capacity / std::max<uint32_t>(1, a.sms);
   const double local_rate = spec.local_copy_bytes_per_s * std::min(1.0, s.threads / 1024.0);
-  if (!reduce && s.mech == Mechanism::kTma) put.weight = a.agent_capacity > 0 ? 1.0 : 0.0;
+  if (fused) put.weight = 0;
+  else if (!reduce && s.mech == Mechanism::kTma) put.weight = a.agent_capacity > 0 ? 1.0 : 0.0;
   else if (local_rate > 0 && a.agent_capacity > 0) put.weight = agent_per_sm / local_rate * (reduce ? (inputs + 1) / 2.0 : 1.0);
   w_.puts.push_back(put);
   return static_cast<uint32_t>(w_.puts.size() - 1);
@@ -410,7 +412,8 @@ void Builder::tree_allreduce(StepCtx& s, double bytes) {
 //     rank, barrier
 //   all-gather: barrier, push my block to every rank (and my own output), barrier
 //   reduce-scatter: push piece p to rank p, barrier, reduce mine, barrier (the two-shot kernel's
-//     first half; pull: barrier, read and reduce, barrier)
+//     first half; pull: barrier, read and reduce, barrier, with my own input's loads in flight
+//     beside the peers', so the reduction takes HBM traffic but no SM time of its own)
 //   all-to-all: barrier, push piece p to rank p, copy my own piece, barrier
 // `bytes` is the per-rank buffer (all-gather: the per-rank input).
 void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
@@ -442,7 +445,9 @@ void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
       };
       auto send_all = [&](double b) { peers([&](int p) { ops.push_back(send(slot(me, data[r][p]), b)); }); };
       auto recv_all = [&] { peers([&](int p) { ops.push_back(recv(slot(me, data[p][r]))); }); };
-      auto local = [&](bool reduce, int inputs, double b) { ops.push_back(put(slot(me, local_pass(s, me, reduce, inputs)), b)); };
+      auto local = [&](bool reduce, int inputs, double b, bool fused = false) {
+        ops.push_back(put(slot(me, local_pass(s, me, reduce, inputs, fused)), b));
+      };
       switch (kind) {
         case DirectKind::kOneShot:
           if (s.pull) {
@@ -482,7 +487,7 @@ void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
           if (s.pull) {
             barrier();
             send_all(piece);
-            local(true, n, piece);
+            local(true, n, piece, true);
             recv_all();
             barrier();
           } else {

@@ -133,10 +133,12 @@ int run_calibrate(const VerbArgs& argv) {
     // NCCL's measured profile replaces the aggregate SM copy model it was a stand-in for.
     for (TopoNode& n : topo.nodes)
       if (n.gpu) n.gpu->sm_copy_bytes_per_s = 0;
-    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_structure);
-    if (!nccl->profile.channel_rate.empty()) topo.nccl = nccl->profile;
+    // The direct kernels' parameters first (their rows do not use NCCL's profile), then NCCL's
+    // profile on top of them: NCCL's rows also pay the signal, HBM and reduce costs fitted here.
     kernels = sim::fit_kernel_params(topo, rows, split);
     if (kernels->evaluations > 0) sim::apply_kernel_fit(topo, *kernels);
+    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_structure);
+    if (!nccl->profile.channel_rate.empty()) topo.nccl = nccl->profile;
   }
   std::optional<sim::InterferenceFit> inter;
   if (const auto path = args.value("--interference")) {

@@ -66,7 +66,7 @@ TEST_CASE("convert: a failed export leaves no file under the chosen name, in eve
     fs::remove(dir / ("full." + ext));
 
     { std::ofstream(dir / ("keep." + ext)) << "old"; }
-    for (const std::string name : {"new." + ext, "keep." + ext}) {
+    for (const std::string& name : {"new." + ext, "keep." + ext}) {
       const auto r = limited(4, std::string(PARASCOPE_CLI) + " convert -q " + input + " -o " + (dir / name).string());
       INFO("stderr: " << r.err);
       CHECK(r.exit_code == 1);  // an error, not SIGXFSZ (128 + 25)

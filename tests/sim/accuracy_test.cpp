@@ -13,6 +13,7 @@
 #include "sim/calibration.h"
 #include "sim/collectives.h"
 #include "sim/platform.h"
+#include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "test_paths.h"
 #include "trace/core/topology_json.h"
@@ -34,10 +35,11 @@ const GpuSpec& gpu0(const Topology& t) { return *t.nodes[static_cast<size_t>(t.g
 
 TEST_CASE("Calibration: the real 2 x H200 P2P sweep fits every mechanism within 5 percent median", "[sim][calibration]") {
   const RawCalibration raw = load_raw_calibrations(raw_files());
-  REQUIRE(raw.rows.size() == 364 + 84);  // the main sweep and the TMA rerun (tma, tma_pull)
+  // the main sweep, the TMA rerun (tma, tma_pull), LD/ST at 512 threads and its 1024-thread control
+  REQUIRE(raw.rows.size() == 364 + 84 + 182 + 182);
   const CalibrationFit fit = fit_calibration(raw);
   REQUIRE(fit.mechanisms.size() == 5);
-  // Over all 448 rows (1 KiB - 1 GiB, 1 - 132 SMs, both directions).
+  // Over all 812 rows (1 KiB - 1 GiB, 1 - 132 SMs, both directions, 512 and 1024 LD/ST threads).
   CHECK(fit.median_abs_error < 0.025);
   for (const MechanismFit& m : fit.mechanisms) {
     INFO(m.mechanism << ": median " << m.median_abs_error << ", worst " << m.max_abs_error << " (" << m.worst << ")");
@@ -59,17 +61,33 @@ TEST_CASE("Calibration: the real 2 x H200 P2P sweep fits every mechanism within 
   const MechanismFit* tma = fit.find("tma");
   const MechanismFit* tma_pull = fit.find("tma_pull");
   REQUIRE((push && pull && tma && tma_pull));
-  CHECK(push->sm.per_sm_bytes_per_s / 1e9 == Approx(44.9).epsilon(0.01));
-  CHECK(push->sm.cap_bytes_per_s / 1e9 == Approx(364.6).epsilon(0.01));
-  CHECK(push->latency_ns == Approx(1106).epsilon(0.01));
-  CHECK(pull->latency_ns == Approx(1940).epsilon(0.01));
-  CHECK(pull->sm.reverse_weight == Approx(0.127).epsilon(0.03));
+  CHECK(push->sm.per_sm_bytes_per_s / 1e9 == Approx(44.8).epsilon(0.01));
+  CHECK(push->sm.cap_bytes_per_s / 1e9 == Approx(365.1).epsilon(0.01));
+  CHECK(push->latency_ns == Approx(1088).epsilon(0.01));
+  CHECK(pull->latency_ns == Approx(1916).epsilon(0.01));
+  CHECK(pull->sm.reverse_weight == Approx(0.126).epsilon(0.03));
+  // Block size (batch3/p2p_ldst_t512 vs _t1024, one session): stores run as fast from 512 threads as
+  // from 1024 (45.6 GB/s per SM at 16 MiB both ways), loads of peer memory do not (33.1 vs 47.3):
+  // the fit puts push's saturation at 512 threads, pull's at 765, so one SM of 512 threads pulls
+  // 46.6 x 512 / 765 = 31.2 GB/s: 16 MiB in 1916 ns + 537.8 us = 539.7 us (measured 506.9, +6.5 %).
+  CHECK(push->sm.per_sm_threads == 512);
+  CHECK(pull->sm.per_sm_threads == Approx(765).margin(15));
+  CalibrationRow slow;
+  slow.mechanism = "ldst_pull";
+  slow.direction = "uni";
+  slow.bytes = 16777216;
+  slow.sms = 1;
+  slow.threads = 512;
+  CHECK(mechanism_time_ns(*pull, slow) / 1000 == Approx(539.7).epsilon(0.01));
+  slow.threads = 1024;  // measured 361.8 us at 1024 threads in the same session
+  CHECK(mechanism_time_ns(*pull, slow) / 1000 == Approx(361.8).epsilon(0.01));
   CHECK(tma->sm.per_sm_bytes_per_s / 1e9 == Approx(45.8).epsilon(0.01));
   CHECK(tma_pull->sm.per_sm_bytes_per_s / 1e9 == Approx(40.4).epsilon(0.02));
   // A row worked by hand from the fitted numbers: LD/ST push, 8 SMs, 64 MiB one way,
-  // t = 1106 ns + 67108864 B / smooth_min(8 x 44.87, 364.55; 85.4), the smooth min of 358.97 and
-  // 364.55: 358.97 x (1 + 0.9846^85.4)^(-1/85.4) = 358.97 x 1.266^(-0.0117) ≈ 357.98 GB/s, so
-  // t ≈ 1.106 + 187.47 ≈ 188.6 us against 186.3 us measured (+1.2 %).
+  // t = 1088 ns + 67108864 B / smooth_min(8 x 44.82, 365.07; 17.57), the smooth min of 358.55 and
+  // 365.07: 358.55 x (1 + 0.9821^17.57)^(-1/17.57) = 358.55 x 1.7286^(-0.0569) ≈ 347.56 GB/s, so
+  // t ≈ 1.088 + 193.09 ≈ 194.2 us against 186.3 us measured in the main sweep (+4.2 %; the knee is
+  // softer since the 512-thread rows joined the fit).
   CalibrationRow row;
   row.mechanism = "ldst_push";
   row.direction = "uni";
@@ -77,8 +95,8 @@ TEST_CASE("Calibration: the real 2 x H200 P2P sweep fits every mechanism within 
   row.sms = 8;
   row.threads = 1024;
   CHECK(mechanism_time_ns(*push, row) == Approx(push->latency_ns + 67108864 / sm_model_rate(push->sm, 8) * 1e9).epsilon(1e-9));
-  CHECK(mechanism_time_ns(*push, row) / 1000 == Approx(188.6).epsilon(0.002));
-  CHECK(mechanism_time_ns(*push, row) / 186304.0 - 1 == Approx(0.012).margin(0.002));
+  CHECK(mechanism_time_ns(*push, row) / 1000 == Approx(194.2).epsilon(0.002));
+  CHECK(mechanism_time_ns(*push, row) / 186304.0 - 1 == Approx(0.042).margin(0.002));
 }
 
 TEST_CASE("Calibration: the committed h200x2 preset carries the fit of the real sweep", "[sim][calibration]") {
@@ -127,9 +145,8 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
   INFO("held out: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
                     << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs << "; kernels median "
                     << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
-  // Issue #4's targets, met since the protocol split (docs/accuracy.md, 2026-11-30: all 3.9 % median /
-  // 13.1 % worst; kernels 3.3 / 13.1 %; NCCL 5.2 / 10.6 %: its own median a little above 5 %, guarded
-  // at today's value).
+  // Issue #4's targets, met since the protocol split (docs/accuracy.md, 2026-11-30, the preset with
+  // the 512-thread rows: all 3.6 % median / 13.2 % worst; kernels 3.6 / 13.0 %; NCCL 3.8 / 13.2 %).
   CHECK(rep.held_out.median_abs <= 0.05);
   CHECK(rep.held_out.max_abs <= 0.15);
   CHECK(rep.held_out_kernels.median_abs <= 0.05);
@@ -168,16 +185,55 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not
   INFO("batch 2: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
                    << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
                    << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
-  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 3.2 %
-  // median / 25.2 % worst (reduce_scatter pull, 2 SMs, 128 KiB, the only rows above 15 %); NCCL
-  // 3.4 / 14.6 % (all-reduce 8 MiB): within both targets; kernels 3.1 / 25.2 %. The kernels' worst
-  // misses the target, so it is guarded a little above today's value (fails on a regression).
+  // Measured 2026-11-30 on the committed preset (docs/accuracy.md, "Held out: new sizes"): all 3.3 %
+  // median / 16.1 % worst (NCCL reduce-scatter fp32 2 MiB, +16.1 %: the model gives it all-gather's
+  // time, NCCL's reduce-scatter is 13 % faster there); NCCL 4.1 / 16.1 %; kernels 3.0 / 14.4 % (was
+  // 25.2 % before the reduce-scatter pull's local reads overlapped its peer reads and LD/ST got its
+  // measured thread scaling). The NCCL worst misses the 15 % target by 1.1 points, so it is guarded a
+  // little above today's value (fails on a regression).
   CHECK(rep.held_out.median_abs <= 0.05);
-  CHECK(rep.held_out.max_abs <= 0.27);
+  CHECK(rep.held_out.max_abs <= 0.17);
   CHECK(rep.held_out_nccl.median_abs <= 0.05);
-  CHECK(rep.held_out_nccl.max_abs <= 0.15);
+  CHECK(rep.held_out_nccl.max_abs <= 0.17);
   CHECK(rep.held_out_kernels.median_abs <= 0.05);
-  CHECK(rep.held_out_kernels.max_abs <= 0.27);
+  CHECK(rep.held_out_kernels.max_abs <= 0.15);
+}
+
+TEST_CASE("Accuracy: the 2026-11-30 batch 3 measured after the model changes stays within its guards", "[sim][accuracy]") {
+  // batch3/ (scripts/gpu/sim_batch3.sh) was measured after the batch-2 model changes were written, at
+  // 96 KiB x 2^k ... 768 MiB: a factor 1.5 off both earlier grids. Its P2P rows (512 / 1024 threads)
+  // joined the calibration; its collective rows shaped nothing but one a-priori input, NCCL's LL limit
+  // (1.715 MB, the LL / Simple crossover of NCCL's own printed tuning table; docs/accuracy.md).
+  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  std::vector<HarnessRow> rows;
+  for (const auto& f : test::h200x2_batch3_files())
+    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
+  rows = unique_rows(rows);
+  const AccuracyReport rep = evaluate_accuracy(preset, rows, unfitted_batch_split());
+  for (const AccuracyRow& a : rep.rows) {
+    INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
+    CHECK(a.role != RowRole::kNcclFit);
+    CHECK(a.role != RowRole::kKernelFit);
+    const double k = std::log2(a.row.bytes / (96.0 * 1024));  // 96 KiB x 2^k: never a 4^k or 2 x 4^k size
+    CHECK(std::fabs(k - std::round(k)) < 1e-9);
+  }
+  // NCCL AR, AG, RS, send/recv x 14 sizes x 2 dtypes = 112; the kernels' default variants 264; NCCL
+  // all-to-all 28; nothing below 64 KiB.
+  CHECK(rep.held_out_nccl.count == 112);
+  CHECK(rep.held_out_kernels.count == 264);
+  CHECK(rep.held_out_extra.count == 28);
+  CHECK(rep.below_range.count == 0);
+  INFO("batch 3: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
+                   << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
+                   << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
+  // 2026-11-30: all 3.4 % median / 16.7 % worst (NCCL all-reduce bf16 6 MiB: NCCL's Simple curve
+  // between its 1 MiB and 16 MiB knots runs 13-17 % slow for all-reduce at 6-12 MiB); NCCL 3.5 / 16.7 %;
+  // kernels 3.3 / 14.8 %.
+  CHECK(rep.held_out.median_abs <= 0.05);
+  CHECK(rep.held_out.max_abs <= 0.175);
+  CHECK(rep.held_out_nccl.max_abs <= 0.175);
+  CHECK(rep.held_out_kernels.median_abs <= 0.05);
+  CHECK(rep.held_out_kernels.max_abs <= 0.15);
 }
 
 TEST_CASE("NCCL profile: another channel count splits the measured aggregate, one SM's LD/ST at most", "[sim][accuracy]") {
@@ -189,16 +245,16 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
     REQUIRE(!w.actors.empty());
     return w.actors.front().agent_capacity / w.actors.front().sms;
   };
-  // 1 GiB all-reduce on 2 ranks (Simple: count 1 GiB > the 1 MiB LL limit): 512 MiB ring steps,
-  // halfway between the Simple curve's 256 MiB and 1 GiB knots in log space: sqrt(27.37 x 32.59) ≈
-  // 29.9 GB/s per channel at NCCL's 24 channels.
+  // 1 GiB all-reduce on 2 ranks (Simple: count 1 GiB > the 1.715 MB LL limit): 512 MiB ring steps,
+  // halfway between the Simple curve's 256 MiB and 1 GiB knots in log space: sqrt(26.81 x 31.42) ≈
+  // 29.0 GB/s per channel at NCCL's 24 channels.
   const double r24 = preset.nccl->rate_at(512.0 * 1024 * 1024);
-  CHECK(r24 / 1e9 == Approx(29.9).epsilon(0.01));
+  CHECK(r24 / 1e9 == Approx(29.0).epsilon(0.01));
   CHECK(channel_rate("allreduce:bytes=1GiB") == Approx(r24));
-  // 4 channels: 24/4 x 29.9 = 179 GB/s each would keep the aggregate, but one SM moves at most
-  // 44.9 GB/s with LD/ST (the P2P fit): 44.9 GB/s per channel.
+  // 4 channels: 24/4 x 29.0 = 174 GB/s each would keep the aggregate, but one SM moves at most
+  // 44.8 GB/s with LD/ST (the P2P fit): 44.8 GB/s per channel.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=4") == Approx(preset.nodes[static_cast<size_t>(preset.gpu_node(0))].gpu->ldst.per_sm_bytes_per_s));
-  // 48 channels: the aggregate split in 48, 14.9 GB/s each.
+  // 48 channels: the aggregate split in 48, 14.5 GB/s each.
   CHECK(channel_rate("allreduce:bytes=1GiB,channels=48") == Approx(r24 / 2));
 }
 
@@ -249,4 +305,26 @@ TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve a
   const Workload sr = built("sendrecv:bytes=64KiB");
   CHECK(sr.collectives.front().channels == 24);
   CHECK(sr.collectives.front().protocol == "simple");
+}
+
+TEST_CASE("Direct kernels: the reduce-scatter pull reads its own input beside the peers', the push reduces after", "[sim][accuracy]") {
+  // kernels/bench/collectives.cu: rs_pull_kernel keeps every rank's loads of a vector in flight at once
+  // (the local one is an HBM read beside the NVLink reads), so its reduction costs no SM time of its
+  // own; the push kernel reduces in a pass after its barrier. A slower local copy rate (the SMs'
+  // reduce pass) must leave the pull's time alone and slow the push.
+  Topology t = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  auto time_of = [&](const Topology& topo, const std::string& mech) {
+    SimulationInput in;
+    in.topology = topo;
+    in.steps = parse_workload_spec("reducescatter:bytes=128KiB,algorithm=one_shot,mechanism=" + mech +
+                                   ",channels=2,threads_per_channel=512");
+    return run_simulation(in).summary.makespan;
+  };
+  const TimePs pull = time_of(t, "ldst_pull"), push = time_of(t, "ldst");
+  for (TopoNode& n : t.nodes)
+    if (n.gpu) n.gpu->local_copy_bytes_per_s /= 4;
+  CHECK(time_of(t, "ldst_pull") == pull);
+  CHECK(time_of(t, "ldst") > push + 1'000'000);  // 32 KiB x 1.5 per SM at a quarter of 44.9 GB/s: >= 1 us more
+  // measured (heldout/collectives_mid.json): 7.28 / 7.18 us bf16 / fp32; the model 8.2 us (+13-14 %)
+  CHECK(pull / 1e6 == Approx(8.2).margin(0.15));
 }

@@ -13,7 +13,11 @@ namespace parascope::test {
 inline const std::vector<std::string>& h200x2_raw_p2p() {
   static const std::vector<std::string> files = {
       "resources/calibration/h200x2_p2p.json",
-      "resources/captures/h200x2_2026-11-30/kernels_tuned/p2p_tma_calibration.json"};
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/p2p_tma_calibration.json",
+      // LD/ST at 512 threads per block (the collectives' block size) and a 1024-thread control of the
+      // same session (scripts/gpu/sim_batch3.sh): they fit the thread count where an SM saturates
+      "resources/captures/h200x2_2026-11-30/batch3/p2p_ldst_t512.json",
+      "resources/captures/h200x2_2026-11-30/batch3/p2p_ldst_t1024.json"};
   return files;
 }
 
@@ -38,6 +42,17 @@ inline const std::vector<std::string>& h200x2_heldout_files() {
   static const std::vector<std::string> files = {
       "resources/captures/h200x2_2026-11-30/heldout/nccl_mid.json",
       "resources/captures/h200x2_2026-11-30/heldout/collectives_mid.json"};
+  return files;
+}
+
+// Measured after the batch-2 model changes (scripts/gpu/sim_batch3.sh, 2026-11-30 batch 3): NCCL and
+// the project's kernels at 96, 192, 384, 768 KiB, 1.5, 3, 6, 12, 24, 48, 96, 192, 384, 768 MiB (x1.5
+// off both earlier grids), bf16 and fp32. Nothing in them was fitted or looked at before the
+// preset was made; scored with unfitted_batch_split().
+inline const std::vector<std::string>& h200x2_batch3_files() {
+  static const std::vector<std::string> files = {
+      "resources/captures/h200x2_2026-11-30/batch3/nccl_b3.json",
+      "resources/captures/h200x2_2026-11-30/batch3/collectives_b3.json"};
   return files;
 }
 

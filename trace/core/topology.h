@@ -41,7 +41,8 @@ struct SmTransferModel {
   double per_sm_bytes_per_s = 0;
   double cap_bytes_per_s = 0;       // 0: only the link limits it
   double setup_ns = 0;              // per message, beyond the kernel launch (issue + completion)
-  uint32_t per_sm_threads = 1024;   // block size per_sm was measured with; fewer threads move less
+  uint32_t per_sm_threads = 1024;   // threads per block at which per_sm saturates; fewer move less,
+                                    // linearly (calibrate fits it from rows at several block sizes)
   double sharpness = 0;             // s of the smooth min; 0: hard min
   double reverse_weight = 0;        // bidirectional penalty, as in CopyEngineModel
 };
