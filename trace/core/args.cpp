@@ -266,6 +266,13 @@ uint32_t ArgStore::append_commit(std::span<const uint32_t> set_shapes) {
   return first;
 }
 
+std::array<ArgStore::Unwritten, 3> ArgStore::unwritten() const {
+  const size_t v = std::max(values_.size(), room_end_);
+  return {{{values_.data() + v, (values_.capacity() - std::min(v, values_.capacity())) * sizeof(uint64_t)},
+           {offsets_.data() + offsets_.size(), (offsets_.capacity() - offsets_.size()) * sizeof(uint32_t)},
+           {set_shape_.data() + set_shape_.size(), (set_shape_.capacity() - set_shape_.size()) * sizeof(uint32_t)}}};
+}
+
 size_t ArgStore::memory_bytes() const {
   return values_.capacity() * sizeof(uint64_t) + offsets_.capacity() * sizeof(uint32_t) +
          set_shape_.capacity() * sizeof(uint32_t) + shapes_.capacity() * sizeof(Shape) +

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -154,6 +155,14 @@ class ArgStore {
   size_t set_count() const { return set_shape_.size(); }
   size_t shape_count() const { return shapes_.size(); }
   size_t value_count() const { return values_.size(); }  // stored per-set values (8 bytes each)
+  // Memory reserved (reserve_sets, append_begin's growth) that nothing has written yet, as
+  // (address, bytes) for the values, the set offsets and the set shapes: a reader may map it
+  // ahead of its writes (trace/io/page_prefaulter.h). Valid until the next call that adds.
+  struct Unwritten {
+    const void* at;
+    size_t bytes;
+  };
+  std::array<Unwritten, 3> unwritten() const;
   size_t memory_bytes() const;
 
  private:

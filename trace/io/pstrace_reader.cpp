@@ -14,8 +14,10 @@
 
 #include "trace/core/error.h"
 #include "trace/io/chrome_json_parser.h"
+#include "trace/io/chunk_prefetcher.h"
 #include "trace/io/chunk_reader.h"
 #include "trace/io/collector_import.h"
+#include "trace/io/page_prefaulter.h"
 #include "trace/io/pstrace_codec.h"
 
 namespace parascope {
@@ -144,22 +146,44 @@ class Importer {
            " not read by this build; skipped");
     }
     total_bytes_ = reader_.file_size();
-    for (int ph = 0; ph < kPhases; ++ph) {
-      if (ph == 6) {
-        // Each track's first slices chunk first: its kinds, scaled to the track's count, size the
-        // trace-wide detail tables once (see reserve_details). Order does not change the result:
-        // rows are mapped through per-track segments and detail indexes are per record.
-        std::vector<const ChunkInfo*> order = reserve_hints(phases[6], phases[7]);
-        for (const ChunkInfo* c : order) decode_chunk(*c);
-        reserve_details();
-        std::unordered_set<const ChunkInfo*> done(order.begin(), order.end());
-        for (const ChunkInfo* c : phases[6])
-          if (!done.count(c)) decode_chunk(*c);
-        continue;
+    for (int ph = 0; ph < 6; ++ph) {  // declarations: small, read here
+      for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) {
+        try {
+          reader_.payload(*c, payload_);  // into the same buffer each time: its pages are touched once
+        } catch (const InputError& e) {
+          skipped(*c, e);
+          continue;
+        }
+        decode_chunk(*c);
       }
-      for (const ChunkInfo* c : phases[static_cast<size_t>(ph)]) decode_chunk(*c);
       if (ph == 4) finish_tracks();
     }
+    // Each track's first slices chunk first: its kinds, scaled to the track's count, size the
+    // trace-wide detail tables once (see reserve_details). Order does not change the result: rows
+    // are mapped through per-track segments and detail indexes are per record. The events (the
+    // bulk of the file) are verified and decompressed on a second thread, a few chunks ahead.
+    std::vector<const ChunkInfo*> order = reserve_hints(phases[6], phases[7]);
+    const size_t firsts = order.size();
+    std::unordered_set<const ChunkInfo*> done(order.begin(), order.end());
+    for (const ChunkInfo* c : phases[6])
+      if (!done.count(c)) order.push_back(c);
+    order.insert(order.end(), phases[7].begin(), phases[7].end());
+    if (firsts == 0) reserve_details();
+    {
+      ChunkPrefetcher ahead(reader_, order);
+      for (size_t i = 0; i < order.size(); ++i) {
+        bool read = true;
+        try {
+          ahead.next(payload_);
+        } catch (const InputError& e) {
+          skipped(*order[i], e);
+          read = false;
+        }
+        if (read) decode_chunk(*order[i]);
+        if (i + 1 == firsts) reserve_details();
+      }
+    }
+    prefault_.stop();  // everything is written: what is left unmapped was over-reserved
     collector_.finish();
     report_.collector = collector_.report();
     report_.cupti_records = report_.collector.cupti_records;
@@ -174,17 +198,18 @@ class Importer {
     b_.warn(path_ + ": " + m);
   }
 
+  // A chunk whose payload could not be read (checksum, compression): skipped with a warning.
+  void skipped(const ChunkInfo& c, const InputError& e) {
+    ++report_.chunks_skipped;
+    warn(std::string(chunk_type_name(c.header.type)) + " chunk at byte " + std::to_string(c.offset) +
+         " skipped: " + e.problem() + lost_hint(c.header.type));
+    done_bytes_ += kChunkHeaderBytes + c.header.length;
+  }
+
+  // Decodes chunk c from payload_ (its verified, decompressed payload).
   void decode_chunk(const ChunkInfo& c) {
     if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
     std::vector<uint8_t>& payload = payload_;
-    try {
-      reader_.payload(c, payload);  // into the same buffer each time: its pages are touched once
-    } catch (const InputError& e) {
-      ++report_.chunks_skipped;
-      warn(std::string(chunk_type_name(c.header.type)) + " chunk at byte " + std::to_string(c.offset) +
-           " skipped: " + e.problem() + lost_hint(c.header.type));
-      return;
-    }
     const auto type = static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand);
     if (type == ChunkType::kCuptiRecords || type == ChunkType::kNcclRecords || type == ChunkType::kProbeRecords) {
       // decoded by CollectorImport once every chunk is in (records refer across chunks)
@@ -496,11 +521,16 @@ class Importer {
     if (flows) {
       std::vector<Flow>& f = b_.trace().flows;
       f.reserve(f.size() + std::min<uint64_t>(flows, uint64_t{1} << 32));
+      if (o_.prefault) prefault_.add_capacity(f);
     }
     if (collectives) {
       std::vector<CollectiveInfo>& c = b_.trace().collectives;
       c.reserve(c.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
       pending_collectives_.reserve(pending_collectives_.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
+      if (o_.prefault) {
+        prefault_.add_capacity(c);
+        prefault_.add_capacity(pending_collectives_);
+      }
     }
     for (const ChunkInfo* c : chunks) {
       const uint32_t type = c->header.type & ~kChunkMustUnderstand;
@@ -557,6 +587,16 @@ class Importer {
     grow(tr.cpu_ops, SliceKind::kCpuOp);
     grow(tr.api_calls, SliceKind::kRuntimeApi);
     grow(tr.sm_spans, SliceKind::kSmSpan);
+    if (o_.prefault) {
+      prefault_.add_capacity(tr.kernels);
+      prefault_.add_capacity(tr.memcpys);
+      prefault_.add_capacity(tr.memsets);
+      prefault_.add_capacity(tr.syncs);
+      prefault_.add_capacity(tr.nvtx);
+      prefault_.add_capacity(tr.cpu_ops);
+      prefault_.add_capacity(tr.api_calls);
+      prefault_.add_capacity(tr.sm_spans);
+    }
   }
 
   TrackState* track_state(uint64_t file_track, uint64_t lost) {
@@ -649,6 +689,8 @@ class Importer {
       if (!sets_reserved_) {  // at most one set per slice: the heads' slice count bounds them
         store.reserve_sets(std::max<uint64_t>(expected_slices_, k));
         sets_reserved_ = true;
+        if (o_.prefault)
+          for (const ArgStore::Unwritten& u : store.unwritten()) prefault_.add(u.at, u.bytes);
       }
       store_shape_.resize(h);
       size_t stored = 0;
@@ -670,6 +712,10 @@ class Importer {
         stored += static_cast<uint64_t>(shape_sets_[sh]) * store.unshared_count(store_shape_[sh]);
       }
       uint64_t* out = store.append_begin(stored);
+      if (o_.prefault && store.unwritten()[0].at != values_tail_) {  // the values grew: map the new room
+        values_tail_ = store.unwritten()[0].at;
+        prefault_.add(values_tail_, store.unwritten()[0].bytes);
+      }
       if (!any_shared) {
         if (used) std::memcpy(out, bits, used * 8);
       } else {
@@ -711,6 +757,14 @@ class Importer {
     if (st->reserve) {  // the pre-pass's count for this track (reserve_hints), once
       b_.reserve_slices(bt, st->reserve, has_args);
       st->reserve = 0;
+      if (o_.prefault) {
+        const SliceColumns& cols = b_.trace().tracks[bt].slices;
+        prefault_.add_capacity(cols.start);
+        prefault_.add_capacity(cols.dur);
+        prefault_.add_capacity(cols.name);
+        prefault_.add_capacity(cols.ref);
+        prefault_.add_capacity(cols.args);
+      }
     }
     const bool first_of_track = st->first_n == 0;
     if (first_of_track) {
@@ -844,6 +898,11 @@ class Importer {
     if (st->counter_reserve) {
       b_.reserve_counter_samples(st->builder, st->counter_reserve);
       st->counter_reserve = 0;
+      if (o_.prefault) {
+        const CounterColumns& cols = b_.trace().tracks[st->builder].counter;
+        prefault_.add_capacity(cols.time);
+        prefault_.add_capacity(cols.value);
+      }
     }
     value_.resize(n);
     if (n) std::memcpy(value_.data(), values, n * 8);
@@ -1027,6 +1086,8 @@ class Importer {
   uint64_t lost_to_undeclared_ = 0;
   uint32_t last_track_ = ~0u;      // resolve()'s last track (file index) and its state
   TrackState* last_state_ = nullptr;
+  PagePrefaulter prefault_;       // maps reserved columns and tables beside the decoding
+  const void* values_tail_ = nullptr;  // the arg values' unwritten room last handed to prefault_
   uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come
   bool sets_reserved_ = false;
   size_t flows_begin_ = ~size_t{0};  // this file's first flow in the trace's table

@@ -7,7 +7,9 @@
 //
 //   parascope-bench-pstrace [--events N] [--dir DIR] [--json OUT] [--keep]
 //   parascope-bench-pstrace --only-native FILE.pstrace   (write/load phases on an existing file: profiling)
-//   parascope-bench-pstrace --load-only FILE.pstrace [N]  (N loads of a file and nothing else: profiling)
+//   parascope-bench-pstrace --load-only FILE.pstrace [N] [--prefault on|off|both]
+//                          (N loads of a file and nothing else: profiling; `both`: without and with
+//                          the page prefaulter in every round)
 #include <sys/resource.h>
 
 #include <charconv>
@@ -347,16 +349,25 @@ int main(int argc, char** argv) {
     else if (a == "--load-only" && i + 1 < argc) {
       // repeated loads of one file and nothing else (profiling the reader)
       const std::string file = argv[++i];
-      const int repeat = i + 1 < argc ? std::atoi(argv[++i]) : 3;
-      for (int run = 0; run < repeat; ++run) {
-        const double c0 = cpu_seconds();
-        const auto t0 = std::chrono::steady_clock::now();
-        const Trace back = read_pstrace(file);
-        const double l = cpu_seconds() - c0;
-        std::printf("load %" PRIu64 " events: %.3f wall s, %.3f cpu s (%.2f M/s cpu), trace %.0f MB (args %.0f MB), peak RSS %ld MB\n",
-                    events_of(back), seconds_since(t0), l, events_of(back) / l / 1e6, back.memory_bytes() / 1e6,
-                    back.args.memory_bytes() / 1e6, peak_rss_mb());
+      const int repeat = i + 1 < argc && argv[i + 1][0] != '-' ? std::atoi(argv[++i]) : 3;
+      std::vector<bool> modes = {true};  // --prefault both: off then on in every round (side by side)
+      if (i + 2 < argc && std::strcmp(argv[i + 1], "--prefault") == 0) {
+        const std::string m = argv[i + 2];
+        i += 2;
+        modes = m == "both" ? std::vector<bool>{false, true} : std::vector<bool>{m != "off"};
       }
+      for (int run = 0; run < repeat; ++run)
+        for (const bool pf : modes) {
+          PstraceReadOptions o;
+          o.prefault = pf;
+          const double c0 = cpu_seconds();
+          const auto t0 = std::chrono::steady_clock::now();
+          const Trace back = read_pstrace(file, o);
+          const double wall = seconds_since(t0), l = cpu_seconds() - c0;
+          std::printf("load %" PRIu64 " events, prefault %-3s: %.3f wall s (%.2f M/s), %.3f cpu s (%.2f M/s cpu), trace %.0f MB (args %.0f MB), peak RSS %ld MB\n",
+                      events_of(back), pf ? "on" : "off", wall, events_of(back) / wall / 1e6, l, events_of(back) / l / 1e6,
+                      back.memory_bytes() / 1e6, back.args.memory_bytes() / 1e6, peak_rss_mb());
+        }
       return 0;
     }
     else if (a == "--only-native" && i + 1 < argc) {

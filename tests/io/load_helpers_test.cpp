@@ -1,0 +1,176 @@
+// The two helpers a .pstrace load runs beside its decoding: the chunk prefetcher (checksums and
+// zstd on a second thread, in the reader's order, errors in their place) and the page prefaulter
+// (reserved memory mapped ahead of the writes, never written itself).
+#include <catch2/catch.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "io/trace_compare.h"
+#include "test_paths.h"
+#include "trace/core/error.h"
+#include "trace/core/trace_builder.h"
+#include "trace/io/chunk_prefetcher.h"
+#include "trace/io/chunk_reader.h"
+#include "trace/io/load_trace.h"
+#include "trace/io/page_prefaulter.h"
+#include "trace/io/pstrace_format.h"
+#include "trace/io/pstrace_reader.h"
+#include "trace/io/pstrace_writer.h"
+
+using namespace parascope;
+namespace fs = std::filesystem;
+
+TEST_CASE("Chunk prefetcher: every payload in the given order, a damaged chunk's error in its place", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-prefetch");
+  const std::string path = (dir / "p.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;  // the bundled sample in many chunks
+  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  size_t victim = 0;
+  {
+    ChunkReader r(path);
+    REQUIRE(r.chunks().size() > 20);
+    victim = r.chunks().size() / 2;
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    const ChunkInfo& c = r.chunks()[victim];
+    f.seekp(static_cast<std::streamoff>(c.offset + kChunkHeaderBytes + c.header.length / 2));
+    const char b = static_cast<char>(f.peek() ^ 0x5A);
+    f.put(b);
+  }
+  ChunkReader r(path);
+  // backwards, so the order is the caller's and not the file's
+  std::vector<const ChunkInfo*> order;
+  for (size_t i = r.chunks().size(); i-- > 0;) order.push_back(&r.chunks()[i]);
+  std::vector<std::vector<uint8_t>> expected(order.size());
+  {
+    ChunkReader plain(path);
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i] != &r.chunks()[victim]) expected[i] = plain.payload(plain.chunks()[static_cast<size_t>(order[i] - r.chunks().data())]);
+  }
+  ChunkPrefetcher ahead(r, order, 2);
+  std::vector<uint8_t> got;
+  size_t errors = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    INFO("chunk " << i << " of the order");
+    if (order[i] == &r.chunks()[victim]) {
+      CHECK_THROWS_AS(ahead.next(got), InputError);
+      ++errors;
+      continue;
+    }
+    ahead.next(got);
+    CHECK(got == expected[i]);
+  }
+  CHECK(errors == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Chunk prefetcher: destroyed before every chunk was taken, it stops", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-prefetch-stop");
+  const std::string path = (dir / "p.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;
+  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  ChunkReader r(path);
+  std::vector<const ChunkInfo*> order;
+  for (const ChunkInfo& c : r.chunks()) order.push_back(&c);
+  {
+    ChunkPrefetcher ahead(r, order, 1);
+    std::vector<uint8_t> got;
+    ahead.next(got);  // then a reader that threw (a decoding error) leaves the rest
+  }
+  SUCCEED("the destructor joined the thread");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A load with and without the page prefaulter gives the same trace", "[io][pstrace]") {
+  // 300 000 kernels with args on one GPU stream: every column and table is megabytes, so the load
+  // hands them to the prefaulter (ranges of 1 MiB and more) while it decodes 19 chunks.
+  const fs::path dir = test::temp_dir("pst-prefault");
+  const std::string path = (dir / "r.pstrace").string();
+  TraceBuilder b;
+  Process proc;
+  proc.pid = 7;
+  const uint32_t p = b.add_process(proc);
+  TrackKey key;
+  key.kind = TrackKind::kGpuStream;
+  key.process = p;
+  key.id = 7;
+  const uint32_t track = b.track(key, "stream 7");
+  const StringId gemm = b.intern("gemm"), grid = b.intern("grid"), seq = b.intern("seq");
+  for (int64_t i = 0; i < 300000; ++i) {
+    KernelInfo k;
+    k.correlation = static_cast<uint32_t>(i);
+    const Arg args[] = {{grid, ArgValue::of_int(i % 7)}, {seq, ArgValue::of_int(i)}};
+    b.add_slice(track, 1000 * i, 900, gemm, b.add_kernel(k), args);
+  }
+  const Trace original = b.finish();
+  write_pstrace(original, path);
+  PstraceReadOptions on, off;
+  off.prefault = false;
+  const Trace a = read_pstrace(path, on), c = read_pstrace(path, off);
+  CHECK(a.slice_count() == 300000);
+  CHECK(test::trace_difference(a, c).empty());
+  // and what was written (the loaded trace also names its source file)
+  REQUIRE(a.tracks.size() == original.tracks.size());
+  const SliceColumns &got = a.tracks[track].slices, &want = original.tracks[track].slices;
+  CHECK(got.start == want.start);
+  CHECK(got.dur == want.dur);
+  CHECK(a.kernels.size() == 300000);
+  CHECK(a.args.get(got.args[299999]).size() == 2);
+  CHECK(a.args.get(got.args[299999])[1].value.i == 299999);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops on demand", "[io][pstrace]") {
+  if (!PagePrefaulter::supported()) {
+    WARN("SKIPPED: no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
+    return;
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t bytes = size_t{8} << 20;
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(m != MAP_FAILED);
+  auto resident = [&] {
+    std::vector<unsigned char> v(bytes / page);
+    REQUIRE(mincore(m, bytes, v.data()) == 0);
+    size_t n = 0;
+    for (unsigned char c : v) n += c & 1;
+    return n;
+  };
+  CHECK(resident() == 0);  // fresh anonymous memory: nothing mapped yet
+  static_cast<unsigned char*>(m)[100] = 7;  // the owner writes its first page itself
+  {
+    PagePrefaulter p(0);
+    p.add(m, bytes);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (resident() < bytes / page && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  CHECK(resident() == bytes / page);
+  CHECK(static_cast<unsigned char*>(m)[100] == 7);  // the owner's write is kept, the rest reads zero
+  size_t nonzero = 0;
+  for (size_t i = 0; i < bytes; ++i) nonzero += static_cast<unsigned char*>(m)[i] != 0;
+  CHECK(nonzero == 1);
+  munmap(m, bytes);
+
+  // 64 GiB of address space (never backed): stop() returns after the slice in progress.
+  const size_t huge = size_t{64} << 30;
+  void* h = mmap(nullptr, huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (h != MAP_FAILED) {
+    PagePrefaulter p(0);
+    p.add(h, huge);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto t0 = std::chrono::steady_clock::now();
+    p.stop();
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+    CHECK(p.populated_bytes() < huge);
+    munmap(h, huge);
+  }
+}

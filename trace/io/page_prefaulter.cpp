@@ -1,0 +1,108 @@
+#include "trace/io/page_prefaulter.h"
+
+#include <algorithm>
+#include <atomic>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cerrno>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14 (uapi/asm-generic/mman-common.h)
+#endif
+#endif
+
+namespace parascope {
+
+namespace {
+
+constexpr uintptr_t kSlice = uintptr_t{256} << 10;  // per madvise call: 64 pages
+std::atomic<bool> g_refused{false};                  // the kernel said EINVAL once: never again
+
+uintptr_t page_size() {
+#if defined(__linux__)
+  static const uintptr_t p = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  return p;
+#else
+  return 4096;
+#endif
+}
+
+// 0: mapped; 1: this range cannot be (unmapped, not writable): drop it; 2: refused (old kernel).
+int populate(uintptr_t p, uintptr_t len) {
+#if defined(__linux__)
+  if (madvise(reinterpret_cast<void*>(p), len, MADV_POPULATE_WRITE) == 0) return 0;
+  return errno == EINVAL ? 2 : 1;
+#else
+  (void)p;
+  (void)len;
+  return 2;
+#endif
+}
+
+}  // namespace
+
+bool PagePrefaulter::supported() {
+#if defined(__linux__)
+  return !g_refused.load(std::memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+void PagePrefaulter::add(const void* p, size_t bytes) {
+  if (!supported() || bytes < min_bytes_) return;
+  const uintptr_t ps = page_size();
+  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + ps - 1) & ~(ps - 1);
+  const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(ps - 1);
+  if (e <= b) return;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    if (stopping_) return;
+    ranges_.push_back({b, e, b});
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  }
+  cv_.notify_one();
+}
+
+void PagePrefaulter::stop() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void PagePrefaulter::run() {
+#if defined(__linux__)
+  pthread_setname_np(pthread_self(), "ps-prefault");  // as ps and perf show it
+#endif
+  std::unique_lock<std::mutex> lock(m_);
+  for (;;) {
+    cv_.wait(lock, [this] { return stopping_ || !ranges_.empty(); });
+    if (stopping_) return;
+    // the least advanced range (as a fraction of its length) next
+    auto it = std::min_element(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) {
+      return static_cast<double>(a.next - a.begin) / static_cast<double>(a.end - a.begin) <
+             static_cast<double>(b.next - b.begin) / static_cast<double>(b.end - b.begin);
+    });
+    const uintptr_t at = it->next, len = std::min(kSlice, it->end - at);
+    it->next += len;
+    if (it->next >= it->end) ranges_.erase(it);
+    lock.unlock();
+    const int r = populate(at, len);
+    lock.lock();
+    if (r == 0) {
+      populated_ += len;
+    } else if (r == 2) {
+      g_refused.store(true, std::memory_order_relaxed);
+      ranges_.clear();
+      return;
+    }
+    // r == 1: that slice could not be mapped (freed meanwhile?): the owner faults it if it needs it
+  }
+}
+
+}  // namespace parascope
