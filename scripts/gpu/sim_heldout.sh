@@ -13,36 +13,10 @@
 set -u
 START=$(date +%s)
 DEADLINE=${HELDOUT_DEADLINE_S:-420}
-OUT=${OUT:-$PWD/out}
-RES="$OUT/results"
-LOGS="$RES/logs"
-mkdir -p "$RES" "$LOGS"
-SUMMARY="$OUT/summary.txt"
-: > "$SUMMARY"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-
-note() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$SUMMARY"; }
-left() { echo $(( DEADLINE - ($(date +%s) - START) )); }
-declare -A RC
-run_step() {  # NAME MAX_SECONDS MIN_SECONDS CMD...
-  local name=$1 max=$2 min=$3; shift 3
-  local budget; budget=$(left)
-  if (( budget < min )); then note "SKIP $name: ${budget}s left"; RC[$name]=skipped; return 0; fi
-  (( budget > max )) && budget=$max
-  note "RUN  $name (timeout ${budget}s): $*"
-  timeout --signal=TERM --kill-after=10 "$budget" "$@" > "$LOGS/$name.log" 2>&1
-  RC[$name]=$?
-  note "DONE $name rc=${RC[$name]}"
-}
+source "$(dirname "$0")/steps.sh"
 
 { date -u; nvidia-smi; nvidia-smi topo -m; nvcc --version; } > "$RES/env.txt" 2>&1
-BIN=build/gpu/kernels/parascope-bench
-run_step configure 120 30 cmake --preset gpu
-run_step build 300 60 cmake --build build/gpu --target parascope-bench -j "$(nproc)"
-if [[ ! -x $BIN ]]; then
-  note "BUILD FAILED"; tail -40 "$LOGS/build.log" | tee -a "$SUMMARY"
-  tar -czf "$OUT/sim_heldout.tar.gz" -C "$OUT" results; exit 1
-fi
+build_bench "$OUT/sim_heldout.tar.gz"
 MID=32KiB,128KiB,512KiB,2MiB,8MiB,32MiB,128MiB,512MiB
 CAL=resources/calibration/h200x2_p2p.json
 # NCCL at the in-between sizes, all four ops, with its tuning decisions in the log.

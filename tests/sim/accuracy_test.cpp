@@ -31,6 +31,15 @@ std::vector<std::string> raw_files() {
 
 const GpuSpec& gpu0(const Topology& t) { return *t.nodes[static_cast<size_t>(t.gpu_node(0))].gpu; }
 
+// A batch measured after the preset was made, scored on the committed preset: every row held out.
+AccuracyReport score_batch(const std::vector<std::string>& files) {
+  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  std::vector<HarnessRow> rows;
+  for (const auto& f : files)
+    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
+  return evaluate_accuracy(preset, unique_rows(rows), unfitted_batch_split());
+}
+
 }  // namespace
 
 TEST_CASE("Calibration: the real 2 x H200 P2P sweep fits every mechanism within 5 percent median", "[sim][calibration]") {
@@ -161,12 +170,7 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not
   // 512 MiB: between the 4^k grid the NCCL profile and the kernel parameters were fitted on. Nothing
   // in it shaped the preset, so every modelled row is held out (unfitted_batch_split); 32 KiB lies
   // below issue #4's range and is reported apart.
-  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
-  std::vector<HarnessRow> rows;
-  for (const auto& f : test::h200x2_heldout_files())
-    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
-  rows = unique_rows(rows);
-  const AccuracyReport rep = evaluate_accuracy(preset, rows, unfitted_batch_split());
+  const AccuracyReport rep = score_batch(test::h200x2_heldout_files());
   // No size of the batch is a size of the fit grid (4 KiB x 4^k).
   for (const AccuracyRow& a : rep.rows) {
     INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
@@ -204,12 +208,7 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 3 measured after the model changes sta
   // 96 KiB x 2^k ... 768 MiB: a factor 1.5 off both earlier grids. Its P2P rows (512 / 1024 threads)
   // joined the calibration; its collective rows shaped nothing but one a-priori input, NCCL's LL limit
   // (1.715 MB, the LL / Simple crossover of NCCL's own printed tuning table; docs/accuracy.md).
-  const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
-  std::vector<HarnessRow> rows;
-  for (const auto& f : test::h200x2_batch3_files())
-    for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
-  rows = unique_rows(rows);
-  const AccuracyReport rep = evaluate_accuracy(preset, rows, unfitted_batch_split());
+  const AccuracyReport rep = score_batch(test::h200x2_batch3_files());
   for (const AccuracyRow& a : rep.rows) {
     INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
     CHECK(a.role != RowRole::kNcclFit);
