@@ -40,11 +40,13 @@ double sq_log_errors(const Topology& topo, const std::vector<const HarnessRow*>&
 
 NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
                          const NcclProfile& structure) {
-  // A ring collective runs LL when NCCL's per-rank count is <= structure.ll_max_bytes (the harness's
+  // A ring collective runs LL when NCCL's per-rank count is <= structure.ll_max_bytes, all-gather and
+  // reduce-scatter by their whole buffer against ll_max_buffer_bytes when set (the harness's
   // all-gather bytes are the gathered output, its reduce-scatter bytes the input: both n counts).
   auto is_ll = [&](const HarnessRow& r) {
     if (!(structure.ll_max_bytes > 0)) return false;
     if (r.op != "all_reduce" && r.op != "all_gather" && r.op != "reduce_scatter") return false;
+    if (r.op != "all_reduce" && structure.ll_max_buffer_bytes > 0) return r.bytes <= structure.ll_max_buffer_bytes;
     const double count = r.op == "all_reduce" ? r.bytes : r.bytes / r.nranks;
     return count <= structure.ll_max_bytes;
   };

@@ -705,7 +705,9 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     const bool ring_coll = algo == "ring" && (op == "allreduce" || op == "allgather" || op == "reducescatter");
     const double count = op == "reducescatter" ? payload / s.n : payload;   // NCCL's per-rank count
     const double buffer = op == "allgather" ? payload * s.n : payload;
-    nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 && count <= s.nccl->ll_max_bytes;
+    nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 &&
+              (op != "allreduce" && s.nccl->ll_max_buffer_bytes > 0 ? buffer <= s.nccl->ll_max_buffer_bytes
+                                                                    : count <= s.nccl->ll_max_bytes);
     nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
     if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
     nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;

@@ -1,5 +1,5 @@
 // `parascope-cli calibrate RAW.json [RAW2.json...] -o TOPOLOGY [--base NAME|PATH] [--kernels FILE]...
-// [--nccl-channels N] [--nccl-ll-max BYTES] [--nccl-channel-bytes BYTES] [--nccl-simple-extra NS]
+// [--nccl-channels N] [--nccl-ll-max BYTES] [--nccl-ll-max-buffer BYTES] [--nccl-channel-bytes BYTES] [--nccl-simple-extra NS]
 // [--nccl-simple-extra-step NS] [--interference FILE] [--json]`: fits the copy-engine, LD/ST and TMA (push and
 // pull) models to raw P2P sweeps (DESIGN.md "Calibration"), writes them into the base topology
 // (default: the preset named by the sweep's "machine"), marks it measured, and prints each
@@ -34,6 +34,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--nccl-channels", true, false, "channels NCCL ran with (default 24: its kernels' grid in the captured traces)", ""},
     {"--nccl-ll-max", true, false, "NCCL's logged choice (NCCL_DEBUG_SUBSYS=TUNING): ring collectives run LL up to this per-rank "
      "count in bytes, on their own knots (default 0: one curve)", ""},
+    {"--nccl-ll-max-buffer", true, false, "NCCL's logged choice: all-gather and reduce-scatter run LL while their whole buffer "
+     "(n x the per-rank count) is at most this many bytes (default 0: the per-rank count against --nccl-ll-max)", ""},
     {"--nccl-channel-bytes", true, false, "NCCL's logged choice: a ring collective on B buffer bytes runs on B / this many "
      "channels when that is fewer (default 0: always --nccl-channels)", ""},
     {"--nccl-simple-extra", true, false, "with --nccl-ll-max: Simple's fixed cost over LL's in ns, from NCCL's latency model "
@@ -98,6 +100,7 @@ int run_calibrate(const VerbArgs& argv) {
     }
   };
   nccl_structure.ll_max_bytes = bytes_flag("--nccl-ll-max");
+  nccl_structure.ll_max_buffer_bytes = bytes_flag("--nccl-ll-max-buffer");
   nccl_structure.channel_min_bytes = bytes_flag("--nccl-channel-bytes");
   // A priori, from NCCL's latency model (its tuning table), not fitted: Simple's fixed cost over LL's.
   nccl_structure.simple_extra_ns = bytes_flag("--nccl-simple-extra");
@@ -119,6 +122,7 @@ int run_calibrate(const VerbArgs& argv) {
   for (const auto& k : args.values("--kernels")) command += " --kernels " + k;
   if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(nccl_channels);
   if (const auto v = args.value("--nccl-ll-max")) command += " --nccl-ll-max " + *v;
+  if (const auto v = args.value("--nccl-ll-max-buffer")) command += " --nccl-ll-max-buffer " + *v;
   if (const auto v = args.value("--nccl-channel-bytes")) command += " --nccl-channel-bytes " + *v;
   if (const auto v = args.value("--nccl-simple-extra")) command += " --nccl-simple-extra " + *v;
   if (const auto v = args.value("--nccl-simple-extra-step")) command += " --nccl-simple-extra-step " + *v;

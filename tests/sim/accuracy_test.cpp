@@ -206,8 +206,8 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 2 of new sizes, never fitted, does not
 TEST_CASE("Accuracy: the 2026-11-30 batch 3 measured after the model changes stays within its guards", "[sim][accuracy]") {
   // batch3/ (scripts/gpu/sim_batch3.sh) was measured after the batch-2 model changes were written, at
   // 96 KiB x 2^k ... 768 MiB: a factor 1.5 off both earlier grids. Its P2P rows (512 / 1024 threads)
-  // joined the calibration; its collective rows shaped nothing but one a-priori input, NCCL's LL limit
-  // (1.715 MB, the LL / Simple crossover of NCCL's own printed tuning table; docs/accuracy.md).
+  // joined the calibration; its collective rows shaped nothing but NCCL's LL limits, now taken from
+  // the LL / Simple crossovers of NCCL's own printed tuning table (docs/accuracy.md).
   const AccuracyReport rep = score_batch(test::h200x2_batch3_files());
   for (const AccuracyRow& a : rep.rows) {
     INFO(a.row.op << " " << a.row.variant << " " << a.row.bytes);
@@ -225,8 +225,8 @@ TEST_CASE("Accuracy: the 2026-11-30 batch 3 measured after the model changes sta
   INFO("batch 3: " << rep.held_out.count << " rows, median " << rep.held_out.median_abs << ", worst " << rep.held_out.max_abs
                    << "; NCCL median " << rep.held_out_nccl.median_abs << ", worst " << rep.held_out_nccl.max_abs
                    << "; kernels median " << rep.held_out_kernels.median_abs << ", worst " << rep.held_out_kernels.max_abs);
-  // 2026-11-30: all 3.4 % median / 16.7 % worst (NCCL all-reduce bf16 6 MiB: NCCL's Simple curve
-  // between its 1 MiB and 16 MiB knots runs 13-17 % slow for all-reduce at 6-12 MiB); NCCL 3.5 / 16.7 %;
+  // 2026-11-30: all 3.5 % median / 16.7 % worst (NCCL all-reduce bf16 6 MiB: NCCL's Simple curve
+  // between its 1 MiB and 16 MiB knots runs 13-17 % slow for all-reduce at 6-12 MiB); NCCL 3.6 / 16.7 %;
   // kernels 3.3 / 14.8 %.
   CHECK(rep.held_out.median_abs <= 0.05);
   CHECK(rep.held_out.max_abs <= 0.175);
@@ -259,12 +259,16 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
 
 TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve and the channels", "[sim][accuracy]") {
   // NCCL 2.28's per-call choices on the 2 x H200 (heldout/nccl_tuning.txt): ring LL while the per-rank
-  // count is <= 1 MiB, Simple above; 4 / 16 channels at 32 / 128 KiB of all-reduce buffer, i.e. one
+  // count is <= 1 MiB, Simple above (the 1 MiB limit of the first preset; batch3/nccl_switch has the
+  // switches themselves); 4 / 16 channels at 32 / 128 KiB of all-reduce buffer, i.e. one
   // channel per 8 KiB, at most 24. Put on the committed preset's profile with LL knots of 4 GB/s at a
   // 2 KiB step and 8 GB/s at 512 KiB.
   Topology t = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
   REQUIRE(t.nccl.has_value());
   t.nccl->ll_max_bytes = 1048576;
+  // all-gather / reduce-scatter by their whole buffer: batch3/nccl_switch/nccl_tuning_choices.txt,
+  // LL at a count of 1 MiB (2 MiB buffer), Simple at 1.5 MiB (3 MiB)
+  t.nccl->ll_max_buffer_bytes = 2132000;
   t.nccl->channel_min_bytes = 8192;
   t.nccl->ll_channel_rate = {{2048.0, 4e9}, {524288.0, 8e9}};
   const NcclProfile& p = *t.nccl;
@@ -279,6 +283,7 @@ TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve a
   const Topology back = topology_from_json(topology_to_json(t), "roundtrip");
   REQUIRE(back.nccl.has_value());
   CHECK(back.nccl->ll_max_bytes == 1048576);
+  CHECK(back.nccl->ll_max_buffer_bytes == 2132000);
   CHECK(back.nccl->channel_min_bytes == 8192);
   CHECK(back.nccl->ll_channel_rate.size() == 2);
   CHECK(back.nccl->simple_extra_ns == t.nccl->simple_extra_ns);
@@ -301,6 +306,16 @@ TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve a
   const Workload ag = built("allgather:bytes=64KiB");
   CHECK(ag.collectives.front().channels == 16);
   CHECK(ag.collectives.front().protocol == "ll");
+  // By the buffer: all-gather of 1 MiB per rank (2 MiB out) and reduce-scatter of 2 MiB in: LL;
+  // 1.5 MiB per rank (3 MiB): Simple, though the per-rank count is under an all-reduce's limit.
+  CHECK(built("allgather:bytes=1MiB").collectives.front().protocol == "ll");
+  CHECK(built("reducescatter:bytes=2MiB").collectives.front().protocol == "ll");
+  CHECK(built("allgather:bytes=1536KiB").collectives.front().protocol == "simple");
+  CHECK(built("reducescatter:bytes=3MiB").collectives.front().protocol == "simple");
+  t.nccl->ll_max_bytes = 1715000;  // the preset's all-reduce limit: 1.5 MiB runs LL, 1.75 MiB Simple
+  const Platform plat2 = Platform::seal(t);
+  CHECK(build_workload(plat2, parse_workload_spec("allreduce:bytes=1536KiB")).collectives.front().protocol == "ll");
+  CHECK(build_workload(plat2, parse_workload_spec("allreduce:bytes=1792KiB")).collectives.front().protocol == "simple");
   const Workload sr = built("sendrecv:bytes=64KiB");
   CHECK(sr.collectives.front().channels == 24);
   CHECK(sr.collectives.front().protocol == "simple");

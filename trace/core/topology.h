@@ -89,6 +89,10 @@ struct NcclProfile {
   // is below `channels` (buffer: all-reduce's, all-gather's output, reduce-scatter's input; 0: always
   // `channels`). Send/recv and all-to-all keep channel_rate and `channels`.
   double ll_max_bytes = 0;
+  // All-gather and reduce-scatter instead run LL while their whole buffer (n x the per-rank count,
+  // as NCCL sizes them) is <= this; 0: their per-rank count against ll_max_bytes. NCCL's crossover
+  // differs by operation (its tuning table's LL and Simple latency and bandwidth per function).
+  double ll_max_buffer_bytes = 0;
   std::vector<std::pair<double, double>> ll_channel_rate;
   double channel_min_bytes = 0;
   // Simple's fixed cost beyond LL's for a ring collective that runs Simple under ll_max_bytes: NCCL's

@@ -135,6 +135,8 @@ NcclProfile read_nccl(const JsonField& f) {
   }
   p.ll_max_bytes = f.get_double("ll_max_bytes", 0);
   if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
+  p.ll_max_buffer_bytes = f.get_double("ll_max_buffer_bytes", 0);
+  if (p.ll_max_buffer_bytes < 0) f.at("ll_max_buffer_bytes").fail("ll_max_buffer_bytes must be >= 0");
   p.channel_min_bytes = f.get_double("channel_min_bytes", 0);
   if (p.channel_min_bytes < 0) f.at("channel_min_bytes").fail("channel_min_bytes must be >= 0");
   p.simple_extra_ns = f.get_double("simple_extra_ns", 0);
@@ -171,6 +173,7 @@ JsonValue nccl_json(const NcclProfile& p) {
     for (const auto& [bytes, rate] : p.ll_channel_rate)
       ll.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
     v.set("ll_max_bytes", JsonValue::number(p.ll_max_bytes));
+    if (p.ll_max_buffer_bytes > 0) v.set("ll_max_buffer_bytes", JsonValue::number(p.ll_max_buffer_bytes));
     v.set("ll_channel_rate", std::move(ll));
   }
   if (p.simple_extra_ns > 0) v.set("simple_extra_ns", JsonValue::number(p.simple_extra_ns));
