@@ -8,6 +8,7 @@
 // trace/io first: pstrace_writer.h has a member named emit(), which Qt's `emit` macro would eat
 #include "trace/io/pstrace_writer.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <QMouseEvent>
@@ -140,17 +141,24 @@ TEST_CASE("The window answers input within 100 ms while a large trace loads, and
   }
 
   SECTION("Cancel during a load returns the loader to idle") {
-    // the load's length on this machine now, so the cancels land in the read and in the index build
+    // the load's length on this machine now, so the cancels land in the read and in the index build:
+    // the shorter of two loads (a repeated load reuses memory the first one mapped, and the reader's
+    // helper threads make its length vary with the machine's load), cancelled at 20 % and 50 % of it
     QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+    double full_ms = 1e9;
     auto t0 = Clock::now();
-    w.open_inputs({QString::fromStdString(path)});
-    while (w.loader()->busy()) QTest::qWait(2);
-    const double full_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    REQUIRE(loaded.wait(60000));
+    for (int run = 0; run < 2; ++run) {
+      loaded.clear();
+      t0 = Clock::now();
+      w.open_inputs({QString::fromStdString(path)});
+      while (w.loader()->busy()) QTest::qWait(2);
+      full_ms = std::min(full_ms, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      REQUIRE(loaded.wait(60000));
+    }
     QSignalSpy cancelled(w.loader(), &gui::TraceLoader::cancelled);
     QPushButton* cancel = cancel_button(w);
     REQUIRE(cancel);
-    for (double at : {0.25, 0.75}) {
+    for (double at : {0.2, 0.5}) {
       cancelled.clear();
       w.open_inputs({QString::fromStdString(path)});
       QTest::qWait(static_cast<int>(full_ms * at));
