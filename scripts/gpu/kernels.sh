@@ -35,36 +35,8 @@ for tok in $ONLY; do
     *) echo "KERNELS_ONLY: unknown step '$tok' (allreduce_small allreduce_large reduce_scatter p2p_tma library_small library_large library_gs probe_cost)"; exit 2 ;;
   esac
 done
-OUT=${OUT:-$PWD/out}
-RES="$OUT/results"
-LOGS="$RES/logs"
-mkdir -p "$RES" "$LOGS"
-SUMMARY="$OUT/summary.txt"
-: > "$SUMMARY"
-
-# NVLink multicast stays off (policy of the lent machines); the harness never creates multicast objects.
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+source "$(dirname "$0")/steps.sh"   # OUT, RES, LOGS, SUMMARY, note, left, run_step; multicast off
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-
-note() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$SUMMARY"; }
-left() { echo $(( DEADLINE - ($(date +%s) - START) )); }
-
-# run_step NAME MAX_SECONDS MIN_SECONDS CMD...: runs CMD with a timeout of min(MAX, time left),
-# logs to logs/NAME.log, records the exit code; skipped when fewer than MIN seconds are left.
-declare -A RC
-run_step() {
-  local name=$1 max=$2 min=$3; shift 3
-  local budget; budget=$(left)
-  if (( budget < min )); then note "SKIP $name: ${budget}s left, needs ${min}s"; RC[$name]=skipped; return 0; fi
-  (( budget > max )) && budget=$max
-  note "RUN  $name (timeout ${budget}s): $*"
-  local t0=$(date +%s)
-  timeout --signal=TERM --kill-after=10 "$budget" "$@" > "$LOGS/$name.log" 2>&1
-  local rc=$?
-  RC[$name]=$rc
-  note "DONE $name rc=$rc in $(( $(date +%s) - t0 ))s$( ((rc == 124)) && echo ' (TIMED OUT: partial results kept)')"
-  return 0
-}
 
 # ---- environment ------------------------------------------------------------------------------
 {
@@ -92,7 +64,7 @@ if [[ ! -x $BIN ]] && grep -q nccl_symmetric "$LOGS/build.log"; then
 fi
 if [[ ! -x $BIN ]]; then
   note "BUILD FAILED: see logs/build.log"
-  tail -40 "$LOGS/configure.log" "$LOGS/build.log" | tee -a "$SUMMARY"
+  tail -n 40 "$LOGS/configure.log" "$LOGS/build.log" | tee -a "$SUMMARY"
   tar -czf "$OUT/kernels_results.tar.gz" -C "$OUT" results && exit 1
 fi
 {
