@@ -699,7 +699,6 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   double nccl_step_bytes = 0;
   bool nccl_ll = false;          // NCCL's logged choice: LL at this size (the profile's LL knots)
   uint32_t nccl_channels = 0;    // NCCL's own channel count at this size
-  double nccl_scale = 1;         // send/recv and all-to-all: the profile's p2p_rate_scale
   if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
     s.nccl = &*p_.topology().nccl;
     const bool ring_coll = algo == "ring" && (op == "allreduce" || op == "allgather" || op == "reducescatter");
@@ -708,11 +707,13 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 &&
               (op != "allreduce" && s.nccl->ll_max_buffer_bytes > 0 ? buffer <= s.nccl->ll_max_buffer_bytes
                                                                     : count <= s.nccl->ll_max_bytes);
+    // protocol=simple / ll forces NCCL's protocol (NCCL_PROTO): that curve at any size.
+    const std::string forced = k.get_enum("protocol");
+    if (ring_coll && (forced == "simple" || forced == "ll")) nccl_ll = forced == "ll";
     nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
     if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
     nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
-    nccl_scale = (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_rate_scale : 1.0;
-    s.nccl_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll) * nccl_scale;
+    s.nccl_rate = s.nccl->rate_for(op, nccl_step_bytes, nccl_ll);
   }
   // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
   // payload; the summary still reports the payload. The direct kernels use their own stores (simple
@@ -758,7 +759,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
       SmTransferModel linear = ldst;
       linear.cap_bytes_per_s = 0;
       const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.threads) : 0;
-      const double profile_rate = s.nccl->rate_at(nccl_step_bytes, nccl_ll) * nccl_scale;
+      const double profile_rate = s.nccl->rate_for(op, nccl_step_bytes, nccl_ll);
       double r = profile_rate * nccl_channels / s.channels;
       if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
       s.nccl_rate = r;

@@ -200,7 +200,7 @@ KnobRegistry build_registry() {
          "run the workload step this many times back to back on its stream"});
   r.add({"protocol", KnobType::kEnum, 0, 0, {"auto", "simple", "ll128", "ll"}, std::string("auto"), "", "collective",
          "NCCL protocol: simple moves payload only; ll128 carries 8 flag bytes per 128-byte line (x128/120 on the "
-         "wire and in the SMs), ll 4 per 8 written as half-efficient 16-byte stores (x4, NCCL's own LL factor); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple"});
+         "wire and in the SMs), ll 4 per 8 written as half-efficient 16-byte stores (x4, NCCL's own LL factor); auto: ll up to ll_max_bytes, ll128 up to ll128_max_bytes, then simple. With a measured NCCL profile, auto follows NCCL's logged choice and simple / ll force that protocol's curve (NCCL_PROTO)"});
   r.add({"ll_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{0}, "bytes", "collective",
          "protocol=auto: largest per-rank message that uses LL"});
   r.add({"ll128_max_bytes", KnobType::kBytes, 0, 1024 * kGiB, {}, int64_t{256} << 20, "bytes", "collective",

@@ -8,6 +8,8 @@
 #include "sim/simulator.h"
 #include "sim/topology_builders.h"
 #include "sim/workload_spec.h"
+#include "trace/core/json.h"
+#include "trace/core/topology_json.h"
 
 using namespace parascope;
 using namespace parascope::sim;
@@ -288,6 +290,71 @@ TEST_CASE("Simulator: send/recv runs the NCCL curve times p2p_rate_scale", "[sim
   CHECK(run(2, "sendrecv:bytes=1000") == 2500 * kNs);
   CHECK(run(1, "allgather:bytes=1000") == 6000 * kNs);
   CHECK(run(2, "allgather:bytes=1000") == 6000 * kNs);
+}
+
+TEST_CASE("Simulator: an operation's own NCCL curve replaces the shared one; protocol=simple / ll force a curve", "[sim][golden]") {
+  // The two-GPU star of the tests above (1 GB/s links, 100 ns per hop; NCCL's fixed costs 1000 ns, 500
+  // ns for send/recv; 1 channel). The shared curve: 0.5 GB/s per channel; all-gather's own: Simple 1
+  // GB/s, LL 0.25 GB/s; LL up to 4096 B. All-gather of 1000 B: one ring step, its sender paying 2.5
+  // units of capacity per byte (the test above): LL 0.1 GB/s -> 10000 ns + 1000 = 11000 ns; forced
+  // Simple 0.4 GB/s -> 2500 + 1000 + Simple's 1800 + 2800 = 8100 ns. Send/recv has no curve of its
+  // own: the shared 0.5 GB/s x p2p_rate_scale 2, as above: 2500 ns.
+  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  NcclProfile n;
+  n.collective_latency_ns = 1000;
+  n.p2p_latency_ns = 500;
+  n.channels = 1;
+  n.channel_rate = {{1.0, 0.5e9}};
+  n.p2p_rate_scale = 2;
+  n.ll_max_bytes = 4096;
+  n.simple_extra_ns = 1800;
+  n.simple_extra_per_step_ns = 2800;
+  n.op_channel_rate["allgather"] = {{{1.0, 1e9}}, {{1.0, 0.25e9}}};
+  t.nccl = n;
+  const Platform p = Platform::seal(t);
+  auto run = [&](const char* spec) {
+    const Workload w = build_workload(p, parse_workload_spec(spec));
+    Simulator sim(p, w);
+    return sim.run().makespan;
+  };
+  CHECK(run("allgather:bytes=1000") == 11000 * kNs);
+  CHECK(run("allgather:bytes=1000,protocol=ll") == 11000 * kNs);
+  CHECK(run("allgather:bytes=1000,protocol=simple") == 8100 * kNs);
+  CHECK(run("sendrecv:bytes=1000") == 2500 * kNs);
+  CHECK(n.rate_for("alltoall", 1000, false) == 1e9);  // the shared 0.5 GB/s x 2: no send/recv curve
+  CHECK(n.rate_for("allgather", 1000, true) == 0.25e9);
+  CHECK(n.rate_for("reducescatter", 1000, true) == 0.5e9);  // no own curve, no LL knots: channel_rate
+}
+
+TEST_CASE("NCCL profile: an operation's curve extrapolates one knot interval below its first knot", "[sim][nccl]") {
+  // Knots 4 MiB: 16 GB/s, 16 MiB: 32 GB/s (x2 per factor 4 of step). Below 4 MiB the first segment's
+  // slope carries on for one interval: 2 MiB (half an interval) -> 16 / sqrt(2) = 11.31 GB/s, 1 MiB
+  // (a whole one) -> 8 GB/s, and below that it stays 8. Between knots log-log: 8 MiB -> 22.63; above the
+  // last, flat. The shared curve (rate_at) stays flat below its first knot.
+  NcclProfile n;
+  n.channel_rate = {{4194304.0, 16e9}, {16777216.0, 32e9}};
+  n.op_channel_rate["reducescatter"].simple = n.channel_rate;
+  CHECK(n.rate_for("reducescatter", 2097152, false) / 1e9 == Approx(11.3137).epsilon(1e-4));
+  CHECK(n.rate_for("reducescatter", 1048576, false) / 1e9 == Approx(8.0).epsilon(1e-9));
+  CHECK(n.rate_for("reducescatter", 65536, false) / 1e9 == Approx(8.0).epsilon(1e-9));
+  CHECK(n.rate_for("reducescatter", 8388608, false) / 1e9 == Approx(22.627).epsilon(1e-4));
+  CHECK(n.rate_for("reducescatter", 1e9, false) / 1e9 == Approx(32.0).epsilon(1e-9));
+  CHECK(n.rate_at(1048576) / 1e9 == Approx(16.0).epsilon(1e-9));
+  // The JSON keeps the curves; an unknown operation or an empty curve is refused with its path.
+  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  n.op_channel_rate["reducescatter"].ll = {{2048.0, 4e9}};
+  t.nccl = n;
+  const Topology back = topology_from_json(topology_to_json(t), "roundtrip");
+  REQUIRE(back.nccl.has_value());
+  REQUIRE(back.nccl->op_channel_rate.count("reducescatter") == 1);
+  CHECK(back.nccl->op_channel_rate.at("reducescatter").simple.size() == 2);
+  CHECK(back.nccl->op_channel_rate.at("reducescatter").ll.size() == 1);
+  CHECK(back.nccl->rate_for("reducescatter", 2097152, false) == Approx(n.rate_for("reducescatter", 2097152, false)));
+  JsonValue doc = topology_to_json(t);
+  JsonValue& ops = const_cast<JsonValue&>(*doc.find("nccl")->find("op_channel_rate"));
+  ops.set("broadcast", *ops.find("reducescatter"));
+  CHECK_THROWS_WITH(topology_from_json(doc, "bad.json"),
+                    Catch::Contains("bad.json") && Catch::Contains("op_channel_rate.broadcast") && Catch::Contains("unknown operation"));
 }
 
 TEST_CASE("Simulator: a direct kernel pays block_latency_ns for every block beyond the first", "[sim][golden]") {

@@ -16,10 +16,20 @@ double sm_model_rate(const SmTransferModel& m, double sms, double threads) {
   return lo * std::pow(1.0 + std::pow(lo / hi, m.sharpness), -1.0 / m.sharpness);
 }
 
-double NcclProfile::rate_at(double bytes, bool ll) const {
-  const auto& knots = ll && !ll_channel_rate.empty() ? ll_channel_rate : channel_rate;
+namespace {
+
+// Log-log interpolation between knots; `extrapolate`: below the first knot, the first segment's slope
+// for one knot interval more (then flat); above the last, flat.
+double knot_rate(const std::vector<std::pair<double, double>>& knots, double bytes, bool extrapolate) {
   if (knots.empty()) return 0;
-  if (bytes <= knots.front().first) return knots.front().second;
+  if (bytes <= knots.front().first) {
+    if (!extrapolate || knots.size() < 2 || !(bytes > 0)) return knots.front().second;
+    const auto& [x0, y0] = knots[0];
+    const auto& [x1, y1] = knots[1];
+    const double span = std::log(x1 / x0);
+    const double f = std::max(-1.0, std::log(bytes / x0) / span);
+    return std::exp(std::log(y0) + f * std::log(y1 / y0));
+  }
   if (bytes >= knots.back().first) return knots.back().second;
   size_t i = 1;
   while (knots[i].first < bytes) ++i;
@@ -27,6 +37,20 @@ double NcclProfile::rate_at(double bytes, bool ll) const {
   const auto& [x1, y1] = knots[i];
   const double f = std::log(bytes / x0) / std::log(x1 / x0);
   return std::exp(std::log(y0) * (1 - f) + std::log(y1) * f);
+}
+
+}  // namespace
+
+double NcclProfile::rate_at(double bytes, bool ll) const {
+  return knot_rate(ll && !ll_channel_rate.empty() ? ll_channel_rate : channel_rate, bytes, false);
+}
+
+double NcclProfile::rate_for(std::string_view op, double bytes, bool ll) const {
+  const bool p2p = op == "sendrecv" || op == "alltoall";
+  const auto it = op_channel_rate.find(std::string(op == "alltoall" ? "sendrecv" : op));
+  if (it == op_channel_rate.end() || it->second.simple.empty()) return rate_at(bytes, ll) * (p2p ? p2p_rate_scale : 1.0);
+  const Curves& c = it->second;
+  return knot_rate(ll && !c.ll.empty() ? c.ll : c.simple, bytes, true);
 }
 
 uint32_t NcclProfile::channels_for(double buffer_bytes) const {

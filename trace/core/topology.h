@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,8 +105,22 @@ struct NcclProfile {
   // Send/recv and all-to-all run at channel_rate x this (NCCL's p2p path has its own chunking and
   // channels per peer; fitted with the protocol split, 1 otherwise).
   double p2p_rate_scale = 1;
+  // Per-operation curves: NCCL tunes each function on its own (its tuning table has a bandwidth per
+  // function and protocol), and on this machine all-gather and reduce-scatter cross over (reduce-scatter
+  // 12 % faster at 2 MiB, 4 % slower from 32 MiB). Keys: allreduce, allgather, reducescatter, sendrecv
+  // (all-to-all runs send/recv's). An op with an entry uses its knots (ll: its LL knots, else simple)
+  // instead of channel_rate / ll_channel_rate, without p2p_rate_scale; below its first knot the first
+  // segment's log-log slope carries on for one knot interval (factor 4), then the rate stays flat.
+  struct Curves {
+    std::vector<std::pair<double, double>> simple, ll;  // (bytes per ring step, bytes/s per channel)
+  };
+  std::map<std::string, Curves> op_channel_rate;
   // Per-channel rate for a step of `bytes` (0 without knots); `ll`: on the LL knots when there are.
   double rate_at(double bytes, bool ll = false) const;
+  // The rate an operation (workload name: allreduce, allgather, reducescatter, sendrecv, alltoall) runs
+  // at: its own curve when op_channel_rate has one, else rate_at (x p2p_rate_scale for send/recv and
+  // all-to-all).
+  double rate_for(std::string_view op, double bytes, bool ll) const;
   // Channels NCCL runs a ring collective on for a buffer of `buffer_bytes` (see channel_min_bytes).
   uint32_t channels_for(double buffer_bytes) const;
   // A ring collective's fixed cost: collective_latency_ns, plus Simple's extra when it runs Simple

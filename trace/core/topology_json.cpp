@@ -115,6 +115,26 @@ JsonValue gpu_json(const GpuSpec& g) {
   return v;
 }
 
+// A knot list: [{step_bytes, GBps}, ...], step_bytes increasing, both > 0.
+std::vector<std::pair<double, double>> read_knots(const JsonField& knots) {
+  std::vector<std::pair<double, double>> out;
+  for (size_t i = 0; i < knots.size(); ++i) {
+    const JsonField k = knots.at(i);
+    const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
+    if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
+    if (!out.empty() && bytes <= out.back().first) k.fail("knots must be in increasing step_bytes");
+    out.emplace_back(bytes, rate);
+  }
+  return out;
+}
+
+JsonValue knots_json(const std::vector<std::pair<double, double>>& knots) {
+  JsonValue a = JsonValue::array();
+  for (const auto& [bytes, rate] : knots)
+    a.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
+  return a;
+}
+
 NcclProfile read_nccl(const JsonField& f) {
   NcclProfile p;
   p.collective_latency_ns = f.get_double("collective_latency_ns", 0);
@@ -124,15 +144,7 @@ NcclProfile read_nccl(const JsonField& f) {
   const int64_t ch = f.get_int("channels", 0);
   if (ch < 0 || ch > 128) f.at("channels").fail("channels must be between 0 and 128");
   p.channels = static_cast<uint32_t>(ch);
-  if (auto knots = f.get("channel_rate")) {
-    for (size_t i = 0; i < knots->size(); ++i) {
-      const JsonField k = knots->at(i);
-      const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
-      if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
-      if (!p.channel_rate.empty() && bytes <= p.channel_rate.back().first) k.fail("knots must be in increasing step_bytes");
-      p.channel_rate.emplace_back(bytes, rate);
-    }
-  }
+  if (auto knots = f.get("channel_rate")) p.channel_rate = read_knots(*knots);
   p.ll_max_bytes = f.get_double("ll_max_bytes", 0);
   if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
   p.ll_max_buffer_bytes = f.get_double("ll_max_buffer_bytes", 0);
@@ -145,22 +157,23 @@ NcclProfile read_nccl(const JsonField& f) {
   if (!(p.p2p_rate_scale > 0)) f.at("p2p_rate_scale").fail("p2p_rate_scale must be > 0");
   if (p.simple_extra_ns < 0) f.at("simple_extra_ns").fail("simple_extra_ns must be >= 0");
   if (p.simple_extra_per_step_ns < 0) f.at("simple_extra_per_step_ns").fail("simple_extra_per_step_ns must be >= 0");
-  if (auto knots = f.get("ll_channel_rate")) {
-    for (size_t i = 0; i < knots->size(); ++i) {
-      const JsonField k = knots->at(i);
-      const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
-      if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
-      if (!p.ll_channel_rate.empty() && bytes <= p.ll_channel_rate.back().first) k.fail("knots must be in increasing step_bytes");
-      p.ll_channel_rate.emplace_back(bytes, rate);
+  if (auto knots = f.get("ll_channel_rate")) p.ll_channel_rate = read_knots(*knots);
+  if (auto ops = f.get("op_channel_rate")) {
+    for (const auto& [op, curves] : ops->members()) {
+      if (op != "allreduce" && op != "allgather" && op != "reducescatter" && op != "sendrecv")
+        curves.fail("unknown operation '" + op + "' (allreduce, allgather, reducescatter or sendrecv)");
+      NcclProfile::Curves c;
+      c.simple = read_knots(curves.at("simple"));
+      if (c.simple.empty()) curves.at("simple").fail("an operation's curve needs at least one knot");
+      if (auto ll = curves.get("ll")) c.ll = read_knots(*ll);
+      p.op_channel_rate[op] = std::move(c);
     }
   }
   return p;
 }
 
 JsonValue nccl_json(const NcclProfile& p) {
-  JsonValue knots = JsonValue::array();
-  for (const auto& [bytes, rate] : p.channel_rate)
-    knots.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
+  JsonValue knots = knots_json(p.channel_rate);
   JsonValue v = JsonValue::object({{"collective_latency_ns", JsonValue::number(p.collective_latency_ns)},
                                    {"p2p_latency_ns", JsonValue::number(p.p2p_latency_ns)},
                                    {"step_latency_ns", JsonValue::number(p.step_latency_ns)},
@@ -169,9 +182,7 @@ JsonValue nccl_json(const NcclProfile& p) {
   // Written only when set, so profiles without NCCL's logged choices stay as they were.
   if (p.channel_min_bytes > 0) v.set("channel_min_bytes", JsonValue::number(p.channel_min_bytes));
   if (p.ll_max_bytes > 0) {
-    JsonValue ll = JsonValue::array();
-    for (const auto& [bytes, rate] : p.ll_channel_rate)
-      ll.push(JsonValue::object({{"step_bytes", JsonValue::number(bytes)}, {"GBps", JsonValue::number(rate / kG)}}));
+    JsonValue ll = knots_json(p.ll_channel_rate);
     v.set("ll_max_bytes", JsonValue::number(p.ll_max_bytes));
     if (p.ll_max_buffer_bytes > 0) v.set("ll_max_buffer_bytes", JsonValue::number(p.ll_max_buffer_bytes));
     v.set("ll_channel_rate", std::move(ll));
@@ -179,6 +190,15 @@ JsonValue nccl_json(const NcclProfile& p) {
   if (p.simple_extra_ns > 0) v.set("simple_extra_ns", JsonValue::number(p.simple_extra_ns));
   if (p.simple_extra_per_step_ns > 0) v.set("simple_extra_per_step_ns", JsonValue::number(p.simple_extra_per_step_ns));
   if (p.p2p_rate_scale != 1) v.set("p2p_rate_scale", JsonValue::number(p.p2p_rate_scale));
+  if (!p.op_channel_rate.empty()) {
+    JsonValue ops = JsonValue::object();
+    for (const auto& [op, c] : p.op_channel_rate) {
+      JsonValue cv = JsonValue::object({{"simple", knots_json(c.simple)}});
+      if (!c.ll.empty()) cv.set("ll", knots_json(c.ll));
+      ops.set(op, std::move(cv));
+    }
+    v.set("op_channel_rate", std::move(ops));
+  }
   return v;
 }
 
