@@ -1,7 +1,12 @@
 // `parascope-bench nccl`: NCCL's all-reduce, all-gather, reduce-scatter and send/recv timed inside
 // per-GPU CUDA graphs (≥ 100 ops per graph for small messages), checked on fresh random data before
 // and after timing. Clean small-message NCCL data for the simulator: the torch.distributed capture
-// (resources/captures/h200x2_2026-11-30) is launch-bound below ~4 MiB.
+// (resources/captures/h200x2_2026-11-30) is launch-bound below ~4 MiB. `--proto` forces NCCL's protocol
+// (NCCL_PROTO, set before NCCL starts) and labels the rows with it: the simulator's calibration takes
+// Simple's curve below NCCL's own LL limit from such rows.
+#include <cctype>
+#include <cstdlib>
+
 #include "bench/collective_ops.h"
 #include "bench/commands.h"
 #include "bench/report.h"
@@ -16,6 +21,7 @@ int cmd_nccl(const std::vector<std::string>& args) {
       {"--sizes", true, "LIST  bytes per rank buffer (default 4KiB:1GiB:x4)"},
       {"--dtypes", true, "LIST bf16,fp32 (default both)"},
       {"--gpus", true, "N       GPUs (default all)"},
+      {"--proto", true, "NAME   force NCCL's protocol: Simple, LL or LL128 (NCCL_PROTO; default NCCL's choice)"},
       {"--json", true, "FILE    result rows"},
       {"--table", true, "FILE   readable table"},
   };
@@ -25,6 +31,11 @@ int cmd_nccl(const std::vector<std::string>& args) {
     const auto sizes = parse_size_list(o.get("--sizes", "4KiB:1GiB:x4"));
     std::vector<DType> dtypes;
     for (const auto& s : split_list(o.get("--dtypes", "bf16,fp32"), ',')) dtypes.push_back(parse_dtype(s));
+    std::string proto = o.get("--proto", "");
+    for (char& c : proto) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!proto.empty() && proto != "simple" && proto != "ll" && proto != "ll128")
+      throw UsageError("--proto must be Simple, LL or LL128");
+    if (!proto.empty()) setenv("NCCL_PROTO", o.get("--proto", "").c_str(), 1);  // read by NCCL's first init
     const int n = o.get_int("--gpus", GpuContext::available_gpus());
     if (n < 2 || n > kMaxRanks) throw UsageError("--gpus must be 2.." + std::to_string(kMaxRanks));
 
@@ -43,6 +54,7 @@ int cmd_nccl(const std::vector<std::string>& args) {
           cfg.bytes = bytes;
           ResultRow row = collective_row(ctx, res, cfg);
           if (row.problem.rfind("skipped", 0) == 0) continue;
+          row.protocol = proto;
           report.add(row);
         }
     report.finish("NCCL inside CUDA graphs on " + ctx.describe());

@@ -50,6 +50,7 @@ JsonValue row_to_json(const ResultRow& r) {
   o.set("mismatches", integer(r.mismatches));
   if (!r.problem.empty()) o.set("problem", str(r.problem));
   if (!r.kernels.empty()) o.set("kernels", str(r.kernels));
+  if (!r.protocol.empty()) o.set("protocol", str(r.protocol));
   for (const auto& [k, v] : r.extra) o.set(k, num(v));
   return o;
 }

@@ -33,6 +33,7 @@ struct ResultRow {
   uint64_t mismatches = 0;
   std::string problem;    // why the check or the run failed
   std::string kernels;    // distinct kernels in the timed graph of the first GPU ("a, b"), when known
+  std::string protocol;   // NCCL rows run with NCCL_PROTO forced (simple | ll | ll128); empty: NCCL's choice
   std::map<std::string, double> extra;  // variant-specific numbers (t_gemm_ns, num_comm_sms, ...)
 };
 
