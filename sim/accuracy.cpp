@@ -64,11 +64,17 @@ FitSplit unfitted_batch_split() {
   return s;
 }
 
+FitSplit nccl_fitted_batch_split() {
+  FitSplit s;
+  s.kernel_fit_variants.clear();
+  return s;
+}
+
 std::vector<HarnessRow> unique_rows(const std::vector<HarnessRow>& rows) {
-  std::set<std::tuple<std::string, std::string, std::string, double, int32_t, int32_t>> seen;
+  std::set<std::tuple<std::string, std::string, std::string, double, int32_t, int32_t, std::string>> seen;
   std::vector<HarnessRow> out;
   for (const HarnessRow& r : rows)
-    if (seen.insert({r.op, r.variant, r.dtype, r.bytes, r.sms, r.threads}).second) out.push_back(r);
+    if (seen.insert({r.op, r.variant, r.dtype, r.bytes, r.sms, r.threads, r.protocol}).second) out.push_back(r);
   return out;
 }
 

@@ -25,13 +25,16 @@ ErrorStats error_stats(const std::vector<double>& errors);
 // Which measured rows fit which parameters; every other modelled row in range is held out.
 struct FitSplit {
   double min_bytes = 64.0 * 1024, max_bytes = 1024.0 * 1024 * 1024;  // the scored range (file bytes)
-  std::vector<std::string> nccl_fit_ops = {"all_reduce", "all_gather", "sendrecv"};
+  std::vector<std::string> nccl_fit_ops = {"all_reduce", "all_gather", "reduce_scatter", "sendrecv"};
   // NCCL rows of other ops are held out but scored separately (issue #4 names these four).
   std::vector<std::string> nccl_scored_ops = {"all_reduce", "all_gather", "reduce_scatter", "sendrecv"};
   std::string fit_dtype = "bf16";
-  // NCCL fit rows: only these sizes (empty: every size). Every other size (16 KiB, 256 KiB, 4 MiB,
-  // 64 MiB) is held out, so the profile is scored between its knots, not on them.
-  std::vector<double> fit_bytes = {4096.0, 65536.0, 1048576.0, 16777216.0, 268435456.0, 1073741824.0};
+  // NCCL fit rows: only these sizes (empty: every size): 16^k of the first table and 2 x 4^k of batch 2,
+  // a row every factor 2 with two gaps. Every other size is held out (256 KiB, 4 MiB, 64 MiB of the
+  // first table, all of batch 3's x1.5 grid), so the profile is scored between its rows, not on them.
+  std::vector<double> fit_bytes = {4096.0,     32768.0,     65536.0,     131072.0,     524288.0,
+                                   1048576.0,  2097152.0,   8388608.0,   16777216.0,   33554432.0,
+                                   134217728.0, 268435456.0, 536870912.0, 1073741824.0};
   // Direct kernels: these (op, variant) pairs at every size of fit_dtype fit the shared parameters.
   std::vector<std::pair<std::string, std::string>> kernel_fit_variants = {
       {"all_gather", "ldst"}, {"reduce_scatter", "ldst"}, {"all_to_all", "ldst"}, {"all_reduce", "twoshot_tma"}};
@@ -41,6 +44,9 @@ struct FitSplit {
 // fit grid): no row of it shaped any parameter, so every modelled row in range is held out, whatever
 // its variant. Same range and scored NCCL ops as FitSplit's defaults.
 FitSplit unfitted_batch_split();
+// Batch 2 (heldout/: 2 x 4^k sizes): its NCCL rows at fit_bytes fit NCCL's profile (a row every factor
+// 2 with the first table), its kernel rows were fitted by nothing and are held out.
+FitSplit nccl_fitted_batch_split();
 
 // kFitOtherDtype: a fit row's twin in another dtype (same op, variant, size, SMs): the harness moves the
 // same bytes through the same kernel, so it is neither fit nor held out (reported, not scored).

@@ -25,7 +25,9 @@ double step_bytes(const HarnessRow& r) {
   return r.bytes / n;
 }
 
-constexpr double kKnotFactor = 16;
+// Knots every factor 4 of ring-step size: the fit grid has a row every factor 2 (16^k and 2 x 4^k
+// sizes), so each knot interval holds about two rows and the curve cannot pass through every row.
+constexpr double kKnotFactor = 4;
 
 double sq_log_errors(const Topology& topo, const std::vector<const HarnessRow*>& rows) {
   double c = 0;
@@ -36,6 +38,46 @@ double sq_log_errors(const Topology& topo, const std::vector<const HarnessRow*>&
   return c;
 }
 
+// The profile key of a harness op (the workload's names).
+std::string curve_op(const std::string& harness_op) {
+  if (harness_op == "all_reduce") return "allreduce";
+  if (harness_op == "all_gather") return "allgather";
+  if (harness_op == "reduce_scatter") return "reducescatter";
+  return "sendrecv";
+}
+
+// Solves the small dense system a x = b (Gaussian elimination with partial pivoting).
+std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double> b) {
+  const size_t n = b.size();
+  for (size_t c = 0; c < n; ++c) {
+    size_t piv = c;
+    for (size_t r = c + 1; r < n; ++r)
+      if (std::fabs(a[r][c]) > std::fabs(a[piv][c])) piv = r;
+    std::swap(a[c], a[piv]);
+    std::swap(b[c], b[piv]);
+    for (size_t r = c + 1; r < n; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<double> x(n);
+  for (size_t c = n; c-- > 0;) {
+    double v = b[c];
+    for (size_t k = c + 1; k < n; ++k) v -= a[c][k] * x[k];
+    x[c] = v / a[c][c];
+  }
+  return x;
+}
+
+// One curve (an op and a protocol) and its fit rows.
+struct CurveRows {
+  std::string op;
+  bool ll = false;
+  std::vector<const HarnessRow*> rows;
+  std::vector<double> knots;
+};
+
 }  // namespace
 
 NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
@@ -44,6 +86,7 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
   // reduce-scatter by their whole buffer against ll_max_buffer_bytes when set (the harness's
   // all-gather bytes are the gathered output, its reduce-scatter bytes the input: both n counts).
   auto is_ll = [&](const HarnessRow& r) {
+    if (!r.protocol.empty()) return r.protocol == "ll";  // NCCL_PROTO forced (LL128 rows are not modelled)
     if (!(structure.ll_max_bytes > 0)) return false;
     if (r.op != "all_reduce" && r.op != "all_gather" && r.op != "reduce_scatter") return false;
     if (r.op != "all_reduce" && structure.ll_max_buffer_bytes > 0) return r.bytes <= structure.ll_max_buffer_bytes;
@@ -51,92 +94,161 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     return count <= structure.ll_max_bytes;
   };
   std::vector<const HarnessRow*> fit_rows;
-  std::set<double> steps, ll_steps;
+  std::map<std::pair<std::string, bool>, CurveRows> curves;
   for (const HarnessRow& r : rows)
     if (row_role(r, split) == RowRole::kNcclFit) {
       fit_rows.push_back(&r);
-      (is_ll(r) ? ll_steps : steps).insert(step_bytes(r));
+      CurveRows& c = curves[{curve_op(r.op), is_ll(r)}];
+      c.op = curve_op(r.op);
+      c.ll = is_ll(r);
+      c.rows.push_back(&r);
     }
   NcclFit fit;
   if (fit_rows.empty()) return fit;
-  // Knots every factor 16 from the smallest fit step to the largest (the largest always a knot), one
-  // set per protocol curve: 6 rates + 3 fixed costs for the 18 fit rows of the default split with one
-  // curve, so the curve cannot pass through every row and held-out sizes fall between knots.
-  auto knots_of = [](const std::set<double>& st) {
-    std::vector<double> knots;
-    if (st.empty()) return knots;
-    for (double b = *st.begin(); b < *st.rbegin() / 2; b *= kKnotFactor) knots.push_back(b);
-    knots.push_back(*st.rbegin());
-    return knots;
+  for (auto& [key, c] : curves) {
+    std::set<double> st;
+    for (const HarnessRow* r : c.rows) st.insert(step_bytes(*r));
+    for (double b = *st.begin(); b < *st.rbegin() / 2; b *= kKnotFactor) c.knots.push_back(b);
+    c.knots.push_back(*st.rbegin());
+  }
+  // Separable: given the three fixed costs, a row's time depends on one number, its curve's rate at its
+  // step, and falls as that rate rises. So each row's rate is solved for (bisection on the log rate),
+  // and each curve's knots are the weighted least-squares fit of those rates in log-log space, the
+  // weight of a row its time's sensitivity to the rate (d log t / d log rate: latency-bound rows say
+  // little about the rate). Nelder-Mead then moves only the fixed costs, on the squared log time errors.
+  Topology t = topo;
+  auto set_curve = [](NcclProfile& p, const CurveRows& c, std::vector<std::pair<double, double>> knots) {
+    NcclProfile::Curves& dst = p.op_channel_rate[c.op];
+    (c.ll ? dst.ll : dst.simple) = std::move(knots);
   };
-  const std::vector<double> knots = knots_of(steps), ll_knots = knots_of(ll_steps);
-  // Start: 5 us fixed costs, 0.5 us per message, each knot's rate from the nearest fit row of its
-  // protocol as if the whole time were data at the ring's 2 copy units per byte.
-  std::vector<double> x0 = {std::log(5000.0), std::log(6000.0), std::log(500.0)};
-  auto start_rate = [&](double k, bool ll) {
-    const HarnessRow* nearest = nullptr;
-    for (const HarnessRow* r : fit_rows)
-      if (is_ll(*r) == ll && (!nearest || std::fabs(std::log(step_bytes(*r) / k)) < std::fabs(std::log(step_bytes(*nearest) / k))))
-        nearest = r;
-    const double busy = std::max(1000.0, nearest->median_ns - 5000.0);
-    const uint32_t ch = std::max<uint32_t>(1, structure.channels);
-    return std::log(std::max(1e8, step_bytes(*nearest) * 2 / (busy * 1e-9) / ch));
-  };
-  // With the protocols split, each curve is parametrised as its first knot's log rate and log steps
-  // |x| >= 0 to the next: a channel never gets slower with a bigger step (a priori). Without it the
-  // Simple curve's small-step knots, pinned by send/recv alone, run off to whatever those rows' fixed
-  // costs leave (64 KiB at 415 GB/s per channel, 1 MiB at 13). The single curve keeps one free log
-  // rate per knot (its fit lands on a rising curve anyway; the monotone form's start ends in a worse
-  // local minimum there).
-  const bool monotone = !ll_knots.empty();
-  auto push_curve = [&](const std::vector<double>& ks, bool ll) {
-    double prev = 0;
-    for (size_t i = 0; i < ks.size(); ++i) {
-      const double lr = start_rate(ks[i], ll);
-      x0.push_back(i == 0 || !monotone ? lr : std::max(0.0, lr - prev));
-      prev = i == 0 ? lr : std::max(prev, lr);
+  // Simple's fixed cost beyond LL's is fitted too when rows ran Simple where NCCL would pick LL
+  // (NCCL_PROTO forced): both protocols measured at one size separate that cost from Simple's rate.
+  // Otherwise it stays structure's a-priori value (NCCL's own latency model).
+  bool fit_simple_extra = false;
+  for (const HarnessRow* r : fit_rows)
+    if (r->protocol == "simple") {
+      HarnessRow chosen = *r;
+      chosen.protocol.clear();
+      fit_simple_extra = fit_simple_extra || is_ll(chosen);
     }
-  };
-  push_curve(knots, false);
-  push_curve(ll_knots, true);
-  // With the split, send/recv's own rate scale on the Simple curve (log, last); 1 without.
-  const size_t scale_at = x0.size();
-  if (monotone) x0.push_back(0.0);
+  std::map<const HarnessRow*, double> last_rate;  // each row's solved log rate, the next solve's start
   auto profile_of = [&](const std::vector<double>& x) {
     NcclProfile p = structure;
     p.collective_latency_ns = std::exp(x[0]);
     p.p2p_latency_ns = std::exp(x[1]);
     p.step_latency_ns = std::exp(x[2]);
-    p.channel_rate.clear();
-    p.ll_channel_rate.clear();
-    auto curve = [&](const std::vector<double>& ks, size_t first, std::vector<std::pair<double, double>>& out) {
-      double lr = 0;
-      for (size_t i = 0; i < ks.size(); ++i) {
-        lr = i == 0 || !monotone ? x[first + i] : lr + std::fabs(x[first + i]);
-        out.emplace_back(ks[i], std::exp(lr));
+    if (fit_simple_extra) {
+      p.simple_extra_ns = std::exp(x[3]);
+      p.simple_extra_per_step_ns = std::exp(x[4]);
+    }
+    p.p2p_rate_scale = 1;
+    p.op_channel_rate.clear();
+    // Placeholders, so every op has a curve while its rows are solved one at a time.
+    for (const auto& [key, c] : curves) set_curve(p, c, {{1.0, 1e10}});
+    for (const auto& [key, c] : curves) {
+      std::vector<double> target(c.rows.size()), weight(c.rows.size());
+      t.nccl = p;
+      for (size_t i = 0; i < c.rows.size(); ++i) {
+        const HarnessRow& r = *c.rows[i];
+        auto time_at = [&](double log_rate) {
+          set_curve(*t.nccl, c, {{1.0, std::exp(log_rate)}});
+          return simulate_harness_row(t, r);
+        };
+        // Solve log(time(x) / goal) = 0 for the log rate x (time falls as x rises): a bracket around
+        // the row's rate of the previous evaluation (the fixed costs move little between evaluations),
+        // widened until it holds the root, then regula falsi (Illinois) to 1e-5.
+        const double kLo = std::log(1e7), kHi = std::log(2e12);  // 0.01 .. 2000 GB/s per channel
+        double goal = r.median_ns;
+        auto f = [&](double lr) { return std::log(time_at(lr) / goal); };
+        double& start = last_rate[c.rows[i]];
+        if (start == 0) start = std::log(1e10);
+        double a = std::max(kLo, start - 0.3), b = std::min(kHi, start + 0.3);
+        double fa = f(a), fb = f(b);
+        while (fa < 0 && a > kLo) { b = a; fb = fa; a = std::max(kLo, a - 1.5); fa = f(a); }
+        while (fb > 0 && b < kHi) { a = b; fa = fb; b = std::min(kHi, b + 1.5); fb = f(b); }
+        if (fb > 0) {
+          // A row the links or HBM bound (measured faster than the model at any rate: the topology's
+          // NVLink rate is send/recv's 1 GiB rate within 2 %) asks for a rate just high enough to
+          // reach that bound: 1 % above it.
+          goal = 1.01 * time_at(kHi);
+          a = kLo; b = kHi; fa = f(a); fb = f(b);
+        }
+        double root = fa <= 0 ? a : b;
+        if (fa > 0 && fb < 0) {
+          int side = 0;
+          for (int it = 0; it < 40; ++it) {
+            root = (a * fb - b * fa) / (fb - fa);
+            const double fx = f(root);
+            if (std::fabs(fx) < 1e-5) break;
+            if (fx > 0) {
+              a = root; fa = fx;
+              if (side == 1) fb /= 2;
+              side = 1;
+            } else {
+              b = root; fb = fx;
+              if (side == -1) fa /= 2;
+              side = -1;
+            }
+          }
+        }
+        start = root;
+        target[i] = root;
+        const double d = 0.1;
+        weight[i] = std::fabs(std::log(time_at(target[i] + d) / time_at(target[i]))) / d;
       }
-    };
-    curve(knots, 3, p.channel_rate);
-    curve(ll_knots, 3 + knots.size(), p.ll_channel_rate);
-    p.p2p_rate_scale = monotone ? std::exp(x[scale_at]) : 1.0;
+      // Least squares over the knots' log rates: row i sits at fraction f between knots a and b (or
+      // before the first knot, on its extrapolated slope; after the last, on it), plus a small pull of
+      // each knot toward its neighbours so a knot without rows stays defined.
+      const size_t k = c.knots.size();
+      std::vector<std::vector<double>> a(k, std::vector<double>(k, 0.0));
+      std::vector<double> b(k, 0.0);
+      auto add = [&](const std::vector<std::pair<size_t, double>>& coef, double y, double w2) {
+        for (const auto& [i, ci] : coef) {
+          for (const auto& [j, cj] : coef) a[i][j] += w2 * ci * cj;
+          b[i] += w2 * ci * y;
+        }
+      };
+      for (size_t i = 0; i < c.rows.size(); ++i) {
+        const double s = step_bytes(*c.rows[i]);
+        std::vector<std::pair<size_t, double>> coef;
+        if (k == 1 || s >= c.knots.back()) {
+          coef = {{k - 1, 1.0}};
+        } else {
+          size_t j = 1;
+          while (j + 1 < k && c.knots[j] < s) ++j;
+          const double f = std::log(s / c.knots[j - 1]) / std::log(c.knots[j] / c.knots[j - 1]);
+          coef = {{j - 1, 1.0 - f}, {j, f}};
+        }
+        add(coef, target[i], weight[i] * weight[i] + 1e-6);
+      }
+      for (size_t j = 0; j + 1 < k; ++j) add({{j, 1.0}, {j + 1, -1.0}}, 0.0, 1e-4);
+      const std::vector<double> y = solve(a, b);
+      std::vector<std::pair<double, double>> knots;
+      for (size_t j = 0; j < k; ++j) knots.emplace_back(c.knots[j], std::exp(y[j]));
+      set_curve(p, c, std::move(knots));
+    }
+    // Ops without their own rows (and profiles read by older code) keep the default curves: all-reduce's.
+    const auto ar = p.op_channel_rate.find("allreduce");
+    const NcclProfile::Curves& def = ar != p.op_channel_rate.end() ? ar->second : p.op_channel_rate.begin()->second;
+    p.channel_rate = def.simple;
+    p.ll_channel_rate = def.ll;
     return p;
   };
-  Topology t = topo;
   auto cost = [&](const std::vector<double>& x) {
     t.nccl = profile_of(x);
     return sq_log_errors(t, fit_rows);
   };
-  // Nelder-Mead ends in local minima on this many knots: a few starts (the fixed costs and every
-  // rate scaled), the best wins.
+  // A few starts (the fixed costs scaled), the best wins.
   MinimizeResult best;
   best.value = 1e300;
   int evaluations = 0;
   for (const double f : {1.0, 0.5, 2.0}) {
-    std::vector<double> xs = x0;
-    for (size_t i = 0; i < 3; ++i) xs[i] += std::log(f);
-    for (size_t i = 3; i < scale_at; ++i)
-      if (i == 3 || i == 3 + knots.size() || !monotone) xs[i] -= std::log(f);
-    MinimizeResult r = minimize(cost, xs, 0.3, 6000, 1e-9);
+    std::vector<double> xs = {std::log(5000.0 * f), std::log(6000.0 * f), std::log(500.0 * f)};
+    if (fit_simple_extra) {
+      xs.push_back(std::log(std::max(100.0, structure.simple_extra_ns) * f));
+      xs.push_back(std::log(std::max(100.0, structure.simple_extra_per_step_ns) * f));
+    }
+    MinimizeResult r = minimize(cost, xs, 0.3, 300, 1e-7);
     evaluations += r.evaluations;
     if (r.value < best.value) best = std::move(r);
   }

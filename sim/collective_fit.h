@@ -20,11 +20,14 @@ struct NcclFit {
   double cost = 0;
   int evaluations = 0;
 };
-// The knots sit at the ring-step sizes of the fit rows; `structure` gives what is not a timing: the
-// channels NCCL ran with (the grid of its kernels in the captured traces) and, when set, its logged
-// per-call choices (ll_max_bytes: LL rows get their own knots; channel_min_bytes) with Simple's a-priori
-// extra latency (simple_extra_ns, simple_extra_per_step_ns). With ll_max_bytes set, each curve is fitted
-// non-decreasing in step size and send/recv's p2p_rate_scale is fitted too; without, one free curve.
+// One curve per operation (all-reduce, all-gather, reduce-scatter, send/recv) and protocol, knots every
+// factor 4 of ring-step size from the fit rows' smallest step to their largest. `structure` gives what is
+// not a timing: the channels NCCL ran with and, when set, its logged per-call choices (ll_max_bytes,
+// ll_max_buffer_bytes: which rows ran LL; channel_min_bytes) with Simple's extra fixed cost
+// (simple_extra_ns, simple_extra_per_step_ns: a-priori, NCCL's latency model; fitted from there when
+// rows forced Simple where NCCL picks LL). Rows with a forced protocol (HarnessRow::protocol) go to
+// that protocol's curve. Fitted: the three fixed costs by Nelder-Mead; inside each evaluation every
+// row's rate solved through the simulator and each curve's knots by weighted least squares in log-log.
 NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split,
                          const NcclProfile& structure);
 

@@ -43,6 +43,9 @@ std::vector<HarnessRow> load_harness_rows(const std::string& path) {
     r.sms = static_cast<int32_t>(f.get_int("sms", 0));
     r.threads = static_cast<int32_t>(f.get_int("threads", 0));
     r.timing = f.get_string("timing", "graphs");
+    r.protocol = f.get_string("protocol", "");
+    if (!r.protocol.empty() && r.protocol != "simple" && r.protocol != "ll" && r.protocol != "ll128")
+      f.at("protocol").fail("protocol must be simple, ll or ll128");
     const JsonField median = f.at("median_ns");
     r.median_ns = median.as_double();
     if (!(r.median_ns > 0)) median.fail("median_ns must be > 0");
@@ -76,8 +79,12 @@ HarnessWorkload harness_workload(const HarnessRow& r) {
   else if (r.op == "sendrecv") op = "sendrecv";
   else return no("unknown op " + r.op);
   std::string spec = op + ":bytes=" + bytes_text(bytes);
+  if (!r.protocol.empty() && (r.variant != "nccl" || op == "sendrecv" || op == "alltoall"))
+    return no("a forced protocol (" + r.protocol + ") on " + r.variant + " " + r.op);
+  if (r.protocol == "ll128") return no("NCCL forced to LL128: the NCCL profile has no LL128 curve");
   if (r.variant == "nccl") {
     if (op != "sendrecv") spec += ",algorithm=ring";
+    if (!r.protocol.empty()) spec += ",protocol=" + r.protocol;
   } else if (r.variant == "oneshot_push" || r.variant == "oneshot_ll") {
     if (op != "allreduce") return no("unknown variant " + r.variant);
     spec += ",algorithm=one_shot" + kernel_knobs(r, "ldst") + (r.variant == "oneshot_ll" ? ",protocol=ll" : "");

@@ -22,6 +22,7 @@ struct HarnessRow {
   int32_t nranks = 0;
   int32_t sms = 0, threads = 0;
   std::string timing;      // graphs | stream
+  std::string protocol;    // NCCL rows run with NCCL_PROTO forced (simple | ll | ll128); empty: NCCL's choice
   double median_ns = 0, p10_ns = 0, p90_ns = 0;
 };
 

@@ -223,9 +223,22 @@ int run_calibrate(const VerbArgs& argv) {
       }
       if (topo.nccl->p2p_rate_scale != 1)
         std::printf("  send/recv and all-to-all: x %.3f of that rate (fitted)\n", topo.nccl->p2p_rate_scale);
+      for (const auto& [op, c] : topo.nccl->op_channel_rate) {
+        for (const bool ll : {false, true}) {
+          const auto& knots = ll ? c.ll : c.simple;
+          if (knots.empty()) continue;
+          std::printf("  %-13s %-6s", op.c_str(), ll ? "LL" : "Simple");
+          for (const auto& [b, r] : knots) std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
+          std::printf(" GB/s\n");
+        }
+      }
+      const bool extra_fitted = topo.nccl->simple_extra_ns != nccl_structure.simple_extra_ns ||
+                                topo.nccl->simple_extra_per_step_ns != nccl_structure.simple_extra_per_step_ns;
       if (topo.nccl->simple_extra_ns > 0 || topo.nccl->simple_extra_per_step_ns > 0)
-        std::printf("  Simple (ring, above the LL limit): + %.0f ns + %.0f ns per ring step (NCCL's latency model, not fitted)\n",
-                    topo.nccl->simple_extra_ns, topo.nccl->simple_extra_per_step_ns);
+        std::printf("  Simple (ring): + %.0f ns + %.0f ns per ring step over LL's fixed cost (%s)\n", topo.nccl->simple_extra_ns,
+                    topo.nccl->simple_extra_per_step_ns,
+                    extra_fitted ? "fitted on the rows with NCCL_PROTO=Simple forced, from NCCL's latency model"
+                                 : "NCCL's latency model, not fitted");
       if (topo.nccl->channel_min_bytes > 0)
         std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(topo.nccl->channel_min_bytes)).c_str(),
                     topo.nccl->channels);

@@ -30,14 +30,19 @@ inline const std::vector<std::string>& h200x2_harness_files() {
       "resources/captures/h200x2_2026-11-30/kernels/all_to_all.json",
       "resources/captures/h200x2_2026-11-30/kernels_tuned/all_reduce_small.json",
       "resources/captures/h200x2_2026-11-30/kernels_tuned/all_reduce_large.json",
-      "resources/captures/h200x2_2026-11-30/kernels_tuned/reduce_scatter.json"};
+      "resources/captures/h200x2_2026-11-30/kernels_tuned/reduce_scatter.json",
+      // NCCL with its protocol forced (scripts/gpu/nccl_proto_batch.sh): Simple at the fit grid's
+      // small sizes, LL at 2 and 8 MiB; fit rows of the per-protocol curves
+      "resources/captures/h200x2_2026-11-30/nccl_proto/nccl_simple.json",
+      "resources/captures/h200x2_2026-11-30/nccl_proto/nccl_ll.json"};
   return files;
 }
 
-// Measured after the preset was made (scripts/gpu/sim_heldout.sh, 2026-11-30 batch 2): NCCL and the
-// project's kernels at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128, 512 MiB, bf16 and fp32. Nothing in
-// them was fitted; scored with unfitted_batch_split(). NCCL's own file first (collectives_mid.json
-// repeats NCCL's rows from another run; unique_rows keeps the first).
+// Batch 2 (scripts/gpu/sim_heldout.sh, 2026-11-30): NCCL and the project's kernels at 32 KiB, 128 KiB,
+// 512 KiB, 2, 8, 32, 128, 512 MiB, bf16 and fp32. Held out until stop 15; since then its NCCL bf16 rows
+// fit NCCL's per-operation curves (calibrate takes nccl_mid.json) and its kernel rows stay held out:
+// scored with nccl_fitted_batch_split(). NCCL's own file first (collectives_mid.json repeats NCCL's
+// rows from another run; unique_rows keeps the first).
 inline const std::vector<std::string>& h200x2_heldout_files() {
   static const std::vector<std::string> files = {
       "resources/captures/h200x2_2026-11-30/heldout/nccl_mid.json",
