@@ -37,6 +37,28 @@ SimResult simulate(const Topology& t, const std::string& spec) {
 
 constexpr TimePs kNs = 1000;
 
+// The NCCL golden cases: the 2-GPU star (1 GB/s per link direction, 100 ns per hop) with an NCCL
+// profile of fixed costs 1000 ns (collectives) and 500 ns (send/recv), one channel, one curve of
+// `rate` bytes/s per channel.
+NcclProfile golden_nccl(double rate) {
+  NcclProfile n;
+  n.collective_latency_ns = 1000;
+  n.p2p_latency_ns = 500;
+  n.channels = 1;
+  n.channel_rate = {{1.0, rate}};
+  return n;
+}
+
+// The makespan of `spec` on the golden star with profile `n`, NCCL's own protocol choice.
+TimePs nccl_makespan(const NcclProfile& n, const std::string& spec) {
+  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
+  t.nccl = n;
+  const Platform p = Platform::seal(t);
+  const Workload w = build_workload(p, parse_workload_spec(spec));
+  Simulator sim(p, w);
+  return sim.run().makespan;
+}
+
 }  // namespace
 
 TEST_CASE("Simulator: send/recv between 2 GPUs is latency then bytes", "[sim][golden]") {
@@ -226,23 +248,13 @@ TEST_CASE("Simulator: an NCCL profile charges Simple its extra fixed cost over L
   // send/recv 500 ns, per message 0 ns (with a profile a message pays the profile's step latency, not
   // the route's 200 ns). Simple adds NCCL's latency-model difference (2.28 on NVLink: base 8.4 - 6.6 =
   // 1.8 us, 3.4 - 0.6 = 2.8 us per ring step).
-  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
-  NcclProfile n;
-  n.collective_latency_ns = 1000;
-  n.p2p_latency_ns = 500;
-  n.channels = 1;
-  n.channel_rate = {{1.0, 1e12}};
+  NcclProfile n = golden_nccl(1e12);
   n.ll_channel_rate = {{1.0, 1e12}};
   n.simple_extra_ns = 1800;
   n.simple_extra_per_step_ns = 2800;
   auto run = [&](double ll_max, const char* spec) {
-    Topology tt = t;
     n.ll_max_bytes = ll_max;
-    tt.nccl = n;
-    const Platform p = Platform::seal(tt);
-    const Workload w = build_workload(p, parse_workload_spec(spec));
-    Simulator sim(p, w);
-    return sim.run().makespan;
+    return nccl_makespan(n, spec);
   };
   // collective_cost_ns: LL or no split -> the fitted cost; Simple -> + 1800 + steps x 2800.
   n.ll_max_bytes = 1024;
@@ -271,20 +283,10 @@ TEST_CASE("Simulator: send/recv runs the NCCL curve times p2p_rate_scale", "[sim
   // bind): 2000 + 500 = 2500 ns. A ring all-gather keeps 0.5 GB/s whatever the scale: its sender pays
   // ring_weight(all-gather, 2) = (3n - 1) / (n - 1) / 2 = 2.5 units per byte, the receiver none:
   // 0.2 GB/s, 1000 B in 5000 ns + 1000 ns fixed = 6000 ns.
-  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
-  NcclProfile n;
-  n.collective_latency_ns = 1000;
-  n.p2p_latency_ns = 500;
-  n.channels = 1;
-  n.channel_rate = {{1.0, 0.5e9}};
+  NcclProfile n = golden_nccl(0.5e9);
   auto run = [&](double scale, const char* spec) {
-    Topology tt = t;
     n.p2p_rate_scale = scale;
-    tt.nccl = n;
-    const Platform p = Platform::seal(tt);
-    const Workload w = build_workload(p, parse_workload_spec(spec));
-    Simulator sim(p, w);
-    return sim.run().makespan;
+    return nccl_makespan(n, spec);
   };
   CHECK(run(1, "sendrecv:bytes=1000") == 4500 * kNs);
   CHECK(run(2, "sendrecv:bytes=1000") == 2500 * kNs);
@@ -299,24 +301,13 @@ TEST_CASE("Simulator: an operation's own NCCL curve replaces the shared one; pro
   // units of capacity per byte (the test above): LL 0.1 GB/s -> 10000 ns + 1000 = 11000 ns; forced
   // Simple 0.4 GB/s -> 2500 + 1000 + Simple's 1800 + 2800 = 8100 ns. Send/recv has no curve of its
   // own: the shared 0.5 GB/s x p2p_rate_scale 2, as above: 2500 ns.
-  Topology t = star_topology("two", 2, 1e9, 100, small_gpu());
-  NcclProfile n;
-  n.collective_latency_ns = 1000;
-  n.p2p_latency_ns = 500;
-  n.channels = 1;
-  n.channel_rate = {{1.0, 0.5e9}};
+  NcclProfile n = golden_nccl(0.5e9);
   n.p2p_rate_scale = 2;
   n.ll_max_bytes = 4096;
   n.simple_extra_ns = 1800;
   n.simple_extra_per_step_ns = 2800;
   n.op_channel_rate["allgather"] = {{{1.0, 1e9}}, {{1.0, 0.25e9}}};
-  t.nccl = n;
-  const Platform p = Platform::seal(t);
-  auto run = [&](const char* spec) {
-    const Workload w = build_workload(p, parse_workload_spec(spec));
-    Simulator sim(p, w);
-    return sim.run().makespan;
-  };
+  auto run = [&](const char* spec) { return nccl_makespan(n, spec); };
   CHECK(run("allgather:bytes=1000") == 11000 * kNs);
   CHECK(run("allgather:bytes=1000,protocol=ll") == 11000 * kNs);
   CHECK(run("allgather:bytes=1000,protocol=simple") == 8100 * kNs);
