@@ -145,7 +145,8 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     p.op_channel_rate.clear();
     // Placeholders, so every op has a curve while its rows are solved one at a time.
     for (const auto& [key, c] : curves) set_curve(p, c, {{1.0, 1e10}});
-    for (const auto& [key, c] : curves) {
+    for (const auto& entry : curves) {
+      const CurveRows& c = entry.second;  // not a structured binding: lambdas below capture it (clang 14)
       std::vector<double> target(c.rows.size()), weight(c.rows.size());
       t.nccl = p;
       for (size_t i = 0; i < c.rows.size(); ++i) {
