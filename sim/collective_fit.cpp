@@ -18,12 +18,7 @@ namespace {
 // Bytes one ring step moves per rank for an NCCL row (the profile's x axis): all-reduce,
 // reduce-scatter and all-to-all move 1/n of the buffer per step, all-gather and send/recv the
 // per-rank input.
-double step_bytes(const HarnessRow& r) {
-  const double n = r.nranks;
-  if (r.op == "sendrecv") return r.bytes;
-  if (r.op == "all_gather") return r.bytes / n;
-  return r.bytes / n;
-}
+double step_bytes(const HarnessRow& r) { return r.op == "sendrecv" ? r.bytes : r.bytes / r.nranks; }
 
 // Knots every factor 4 of ring-step size: the fit grid has a row every factor 2 (16^k and 2 x 4^k
 // sizes), so each knot interval holds about two rows and the curve cannot pass through every row.
@@ -111,11 +106,11 @@ NcclFit fit_nccl_profile(const Topology& topo, const std::vector<HarnessRow>& ro
     for (double b = *st.begin(); b < *st.rbegin() / 2; b *= kKnotFactor) c.knots.push_back(b);
     c.knots.push_back(*st.rbegin());
   }
-  // Separable: given the three fixed costs, a row's time depends on one number, its curve's rate at its
-  // step, and falls as that rate rises. So each row's rate is solved for (bisection on the log rate),
-  // and each curve's knots are the weighted least-squares fit of those rates in log-log space, the
-  // weight of a row its time's sensitivity to the rate (d log t / d log rate: latency-bound rows say
-  // little about the rate). Nelder-Mead then moves only the fixed costs, on the squared log time errors.
+  // Separable: given the fixed costs, a row's time depends on one number, its curve's rate at its step,
+  // and falls as that rate rises. So each row's rate is solved for (regula falsi on the log rate), and
+  // each curve's knots are the weighted least-squares fit of those rates in log-log space, the weight
+  // of a row its time's sensitivity to the rate (d log t / d log rate: latency-bound rows say little
+  // about the rate). Nelder-Mead then moves only the fixed costs, on the squared log time errors.
   Topology t = topo;
   auto set_curve = [](NcclProfile& p, const CurveRows& c, std::vector<std::pair<double, double>> knots) {
     NcclProfile::Curves& dst = p.op_channel_rate[c.op];
