@@ -696,6 +696,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   // NCCL's algorithms (ring, tree, send/recv, its all-to-all) follow the topology's measured NCCL
   // profile when it has one: its per-channel rate at this step size, its fixed costs.
   const bool nccl_algo = !fused_op && op != "gemm" && (algo == "ring" || algo == "tree");
+  std::string protocol = k.get_enum("protocol");  // "auto" is resolved below
   double nccl_step_bytes = 0;
   bool nccl_ll = false;          // NCCL's logged choice: LL at this size (the profile's LL knots)
   uint32_t nccl_channels = 0;    // NCCL's own channel count at this size
@@ -708,8 +709,7 @@ void Builder::add(const WorkloadStep& step, size_t index) {
               (op != "allreduce" && s.nccl->ll_max_buffer_bytes > 0 ? buffer <= s.nccl->ll_max_buffer_bytes
                                                                     : count <= s.nccl->ll_max_bytes);
     // protocol=simple / ll forces NCCL's protocol (NCCL_PROTO): that curve at any size.
-    const std::string forced = k.get_enum("protocol");
-    if (ring_coll && (forced == "simple" || forced == "ll")) nccl_ll = forced == "ll";
+    if (ring_coll && (protocol == "simple" || protocol == "ll")) nccl_ll = protocol == "ll";
     nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
     if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
     nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
@@ -718,7 +718,6 @@ void Builder::add(const WorkloadStep& step, size_t index) {
   // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
   // payload; the summary still reports the payload. The direct kernels use their own stores (simple
   // unless protocol=ll); NCCL's measured profile has its protocols folded into its rates.
-  std::string protocol = k.get_enum("protocol");
   if (protocol == "auto") {
     if (s.nccl) protocol = nccl_ll ? "ll" : "simple";  // a label: the profile's rates hold the protocol's cost
     else if (direct_kernel || fused_op) protocol = "simple";
