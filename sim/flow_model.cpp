@@ -1,5 +1,7 @@
 #include "sim/flow_model.h"
 
+#include "sim/sim_clock.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -192,9 +194,8 @@ void FlowModel::schedule(uint32_t ci, TimePs now) {
   const uint32_t version = ++versions_[ci];
   if (c.count == 0 || !(c.rate_ps > 0)) return;
   const double left = c.flows.front().key - c.served;
-  TimePs dt = 0;
-  if (left > done_slack(c.flows.front().key)) dt = static_cast<TimePs>(std::ceil(left / c.rate_ps));
-  due_.push(now + dt, ci, version);
+  const TimePs due = left > done_slack(c.flows.front().key) ? deadline_after(now, left / c.rate_ps, "a transfer") : now;
+  due_.push(due, ci, version);
 }
 
 void FlowModel::resolve(TimePs now) {

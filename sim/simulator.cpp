@@ -1,5 +1,7 @@
 #include "sim/simulator.h"
 
+#include "sim/sim_clock.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -306,7 +308,7 @@ void Simulator::start_compute(uint32_t a, int64_t work_ps, TimePs now) {
   s.rate = compute_rate(a);
   s.since = now;
   s.compute_start = now;
-  s.event = queue_.schedule(now + static_cast<TimePs>(std::ceil(s.work_left / s.rate)), kEvComputeDone, a);
+  s.event = queue_.schedule(deadline_after(now, s.work_left / s.rate, "a compute phase"), kEvComputeDone, a);
   gpus_[w_.actors[a].gpu].computing.push_back(a);
 }
 
@@ -319,7 +321,7 @@ void Simulator::rerate_computes(int32_t gpu, TimePs now) {
     s.since = now;
     s.rate = rate;
     queue_.cancel(s.event);
-    s.event = queue_.schedule(now + static_cast<TimePs>(std::ceil(s.work_left / s.rate)), kEvComputeDone, a);
+    s.event = queue_.schedule(deadline_after(now, s.work_left / s.rate, "a compute phase"), kEvComputeDone, a);
   }
 }
 

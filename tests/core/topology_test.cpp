@@ -88,5 +88,14 @@ TEST_CASE("Topology JSON: simulator fields round-trip and bad ones name their pa
   fails_at("\"sm_copy_GBps\": 690", "\"sm_copy_GBps\": -1", "$.gpu_defaults.sm_copy_GBps");
   fails_at("\"kernel_latency_ns\": 12000", "\"kernel_latency_ns\": \"soon\"", "$.gpu_defaults.kernel_latency_ns");
   fails_at("\"comm_interference\": 0.1", "\"comm_interference\": -0.5", "$.gpu_defaults.comm_interference");
-  fails_at("\"rate_GBps\": 398", "\"rate_GBps\": -398", "$.gpu_defaults.copy_engine");
+  fails_at("\"rate_GBps\": 398", "\"rate_GBps\": -398", "$.gpu_defaults.copy_engine.rate_GBps");
+  // Found by fuzz_topology_json in CI: a negative memory_GiB was cast to uint64 (UBSan
+  // float-cast-overflow). Every number is now bounded where it is read, so no absurd value reaches
+  // an integer conversion here or in the simulator's int64-picosecond clock.
+  fails_at("\"sm_copy_GBps\": 690", "\"sm_copy_GBps\": 690, \"memory_GiB\": -80", "$.gpu_defaults.memory_GiB");
+  fails_at("\"sm_copy_GBps\": 690", "\"sm_copy_GBps\": 690, \"memory_GiB\": 1e300", "$.gpu_defaults.memory_GiB");
+  fails_at("\"kernel_latency_ns\": 12000", "\"kernel_latency_ns\": 1e300", "$.gpu_defaults.kernel_latency_ns");
+  fails_at("\"setup_ns\": 4200", "\"setup_ns\": 1e12", "$.gpu_defaults.copy_engine.setup_ns");
+  fails_at("\"count\": 2", "\"count\": -2", "$.gpu_defaults.copy_engine.count");
+  fails_at("\"per_sm_GBps\": 38", "\"per_sm_GBps\": 1e200", "$.gpu_defaults.ldst.per_sm_GBps");
 }

@@ -1,5 +1,7 @@
 #include "trace/core/topology_json.h"
 
+#include <sstream>
+
 namespace parascope {
 
 namespace {
@@ -17,54 +19,64 @@ E parse_enum(const JsonField& f, std::initializer_list<std::pair<std::string_vie
   f.fail("unknown value \"" + s + "\"; expected one of: " + allowed);
 }
 
-void read_sm_model(const JsonField& f, SmTransferModel& m) {
-  m.per_sm_bytes_per_s = f.get_double("per_sm_GBps", m.per_sm_bytes_per_s / kG) * kG;
-  m.cap_bytes_per_s = f.get_double("cap_GBps", m.cap_bytes_per_s / kG) * kG;
-  m.setup_ns = f.get_double("setup_ns", m.setup_ns);
-  if (m.per_sm_bytes_per_s < 0 || m.cap_bytes_per_s < 0 || m.setup_ns < 0) f.fail("rates and setup must be >= 0");
-  if (auto t = f.get("per_sm_threads")) {
-    const int64_t n = t->as_int();
-    if (n < 1 || n > 1024) t->fail("per_sm_threads must be between 1 and 1024");
-    m.per_sm_threads = static_cast<uint32_t>(n);
+// Every number a topology holds is bounded here, so nothing downstream converts an absurd value
+// (a negative memory size, a latency of 1e300 ns) to an integer: the simulator's clock is int64
+// picoseconds. Limits are far outside any real machine: rates up to 1e6 GB/s or TFLOP/s,
+// latencies up to 1e9 ns (one second), memory up to 1e6 GiB.
+constexpr double kMaxRate = 1e6, kMaxLatencyNs = 1e9, kMaxMemoryGiB = 1e6, kMaxFactor = 1e6;
+
+// The optional member `key` (in the file's unit) or `dflt`; refused outside [lo, hi].
+double bounded(const JsonField& f, std::string_view key, double dflt, double lo, double hi) {
+  const auto v = f.get(key);
+  if (!v) return dflt;
+  const double d = v->as_double();
+  if (!(d >= lo && d <= hi)) {
+    std::ostringstream os;
+    os << key << " must be between " << lo << " and " << hi << " (got " << d << ")";
+    v->fail(os.str());
   }
-  m.sharpness = f.get_double("sharpness", m.sharpness);
-  if (m.sharpness < 0) f.at("sharpness").fail("sharpness must be >= 0 (0: hard min)");
-  m.reverse_weight = f.get_double("reverse_weight", m.reverse_weight);
-  if (m.reverse_weight < 0) f.at("reverse_weight").fail("reverse_weight must be >= 0");
+  return d;
+}
+int64_t bounded_int(const JsonField& f, std::string_view key, int64_t dflt, int64_t lo, int64_t hi) {
+  const auto v = f.get(key);
+  if (!v) return dflt;
+  const int64_t n = v->as_int();
+  if (n < lo || n > hi) v->fail(std::string(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+  return n;
+}
+double rate_si(const JsonField& f, std::string_view key, double dflt_si) { return bounded(f, key, dflt_si / kG, 0, kMaxRate) * kG; }
+double latency(const JsonField& f, std::string_view key, double dflt) { return bounded(f, key, dflt, 0, kMaxLatencyNs); }
+
+void read_sm_model(const JsonField& f, SmTransferModel& m) {
+  m.per_sm_bytes_per_s = rate_si(f, "per_sm_GBps", m.per_sm_bytes_per_s);
+  m.cap_bytes_per_s = rate_si(f, "cap_GBps", m.cap_bytes_per_s);
+  m.setup_ns = latency(f, "setup_ns", m.setup_ns);
+  m.per_sm_threads = static_cast<uint32_t>(bounded_int(f, "per_sm_threads", m.per_sm_threads, 1, 1024));
+  m.sharpness = bounded(f, "sharpness", m.sharpness, 0, kMaxFactor);  // 0: hard min
+  m.reverse_weight = bounded(f, "reverse_weight", m.reverse_weight, 0, kMaxFactor);
 }
 
 void read_gpu(const JsonField& f, GpuSpec& g) {
   g.model = f.get_string("model", g.model);
-  if (auto v = f.get("sm_count")) {
-    const int64_t n = v->as_int();
-    if (n <= 0 || n > 10000) v->fail("sm_count must be between 1 and 10000");
-    g.sm_count = static_cast<uint32_t>(n);
-  }
-  g.hbm_bytes_per_s = f.get_double("hbm_GBps", g.hbm_bytes_per_s / kG) * kG;
-  g.bf16_flops = f.get_double("bf16_TFLOPs", g.bf16_flops / 1e12) * 1e12;
-  g.fp32_flops = f.get_double("fp32_TFLOPs", g.fp32_flops / 1e12) * 1e12;
-  g.memory_bytes = static_cast<uint64_t>(f.get_double("memory_GiB", static_cast<double>(g.memory_bytes) / 1073741824.0) * 1073741824.0);
-  g.comm_interference = f.get_double("comm_interference", g.comm_interference);
-  if (g.comm_interference < 0) f.at("comm_interference").fail("comm_interference must be >= 0");
-  g.sm_copy_bytes_per_s = f.get_double("sm_copy_GBps", g.sm_copy_bytes_per_s / kG) * kG;
-  if (g.sm_copy_bytes_per_s < 0) f.at("sm_copy_GBps").fail("sm_copy_GBps must be >= 0");
-  g.kernel_latency_ns = f.get_double("kernel_latency_ns", g.kernel_latency_ns);
-  if (g.kernel_latency_ns < 0) f.at("kernel_latency_ns").fail("kernel_latency_ns must be >= 0");
-  g.signal_latency_ns = f.get_double("signal_latency_ns", g.signal_latency_ns);
-  if (g.signal_latency_ns < 0) f.at("signal_latency_ns").fail("signal_latency_ns must be >= 0");
-  g.block_latency_ns = f.get_double("block_latency_ns", g.block_latency_ns);
-  if (g.block_latency_ns < 0) f.at("block_latency_ns").fail("block_latency_ns must be >= 0");
-  g.local_copy_bytes_per_s = f.get_double("local_copy_per_sm_GBps", g.local_copy_bytes_per_s / kG) * kG;
-  if (g.local_copy_bytes_per_s < 0) f.at("local_copy_per_sm_GBps").fail("local_copy_per_sm_GBps must be >= 0");
-  g.reduce_cost = f.get_double("reduce_cost", g.reduce_cost);
+  g.sm_count = static_cast<uint32_t>(bounded_int(f, "sm_count", g.sm_count, 1, 10000));
+  g.hbm_bytes_per_s = rate_si(f, "hbm_GBps", g.hbm_bytes_per_s);
+  g.bf16_flops = bounded(f, "bf16_TFLOPs", g.bf16_flops / 1e12, 0, kMaxRate) * 1e12;
+  g.fp32_flops = bounded(f, "fp32_TFLOPs", g.fp32_flops / 1e12, 0, kMaxRate) * 1e12;
+  constexpr double kGiB = 1073741824.0;
+  g.memory_bytes = static_cast<uint64_t>(bounded(f, "memory_GiB", static_cast<double>(g.memory_bytes) / kGiB, 0, kMaxMemoryGiB) * kGiB);
+  g.comm_interference = bounded(f, "comm_interference", g.comm_interference, 0, kMaxFactor);
+  g.sm_copy_bytes_per_s = rate_si(f, "sm_copy_GBps", g.sm_copy_bytes_per_s);
+  g.kernel_latency_ns = latency(f, "kernel_latency_ns", g.kernel_latency_ns);
+  g.signal_latency_ns = latency(f, "signal_latency_ns", g.signal_latency_ns);
+  g.block_latency_ns = latency(f, "block_latency_ns", g.block_latency_ns);
+  g.local_copy_bytes_per_s = rate_si(f, "local_copy_per_sm_GBps", g.local_copy_bytes_per_s);
+  g.reduce_cost = bounded(f, "reduce_cost", g.reduce_cost, 0, kMaxFactor);
   if (!(g.reduce_cost > 0)) f.at("reduce_cost").fail("reduce_cost must be > 0");
   if (auto ce = f.get("copy_engine")) {
-    g.copy_engine.count = static_cast<uint32_t>(ce->get_int("count", g.copy_engine.count));
-    g.copy_engine.setup_ns = ce->get_double("setup_ns", g.copy_engine.setup_ns);
-    g.copy_engine.rate_bytes_per_s = ce->get_double("rate_GBps", g.copy_engine.rate_bytes_per_s / kG) * kG;
-    g.copy_engine.reverse_weight = ce->get_double("reverse_weight", g.copy_engine.reverse_weight);
-    if (g.copy_engine.setup_ns < 0 || g.copy_engine.rate_bytes_per_s < 0 || g.copy_engine.reverse_weight < 0)
-      ce->fail("setup_ns, rate_GBps and reverse_weight must be >= 0");
+    g.copy_engine.count = static_cast<uint32_t>(bounded_int(*ce, "count", g.copy_engine.count, 0, 1024));
+    g.copy_engine.setup_ns = latency(*ce, "setup_ns", g.copy_engine.setup_ns);
+    g.copy_engine.rate_bytes_per_s = rate_si(*ce, "rate_GBps", g.copy_engine.rate_bytes_per_s);
+    g.copy_engine.reverse_weight = bounded(*ce, "reverse_weight", g.copy_engine.reverse_weight, 0, kMaxFactor);
   }
   if (auto m = f.get("tma")) read_sm_model(*m, g.tma);
   if (auto m = f.get("ldst")) read_sm_model(*m, g.ldst);
@@ -122,6 +134,7 @@ std::vector<std::pair<double, double>> read_knots(const JsonField& knots) {
     const JsonField k = knots.at(i);
     const double bytes = k.at("step_bytes").as_double(), rate = k.at("GBps").as_double() * kG;
     if (!(bytes > 0) || !(rate > 0)) k.fail("step_bytes and GBps must be > 0");
+    if (bytes > 1e15 || rate > kMaxRate * kG || rate < 1e-3 * kG) k.fail("step_bytes must be <= 1e15 and GBps between 0.001 and 1e6");
     if (!out.empty() && bytes <= out.back().first) k.fail("knots must be in increasing step_bytes");
     out.emplace_back(bytes, rate);
   }
@@ -137,26 +150,18 @@ JsonValue knots_json(const std::vector<std::pair<double, double>>& knots) {
 
 NcclProfile read_nccl(const JsonField& f) {
   NcclProfile p;
-  p.collective_latency_ns = f.get_double("collective_latency_ns", 0);
-  p.p2p_latency_ns = f.get_double("p2p_latency_ns", p.collective_latency_ns);
-  p.step_latency_ns = f.get_double("step_latency_ns", 0);
-  if (p.collective_latency_ns < 0 || p.p2p_latency_ns < 0 || p.step_latency_ns < 0) f.fail("latencies must be >= 0");
-  const int64_t ch = f.get_int("channels", 0);
-  if (ch < 0 || ch > 128) f.at("channels").fail("channels must be between 0 and 128");
-  p.channels = static_cast<uint32_t>(ch);
+  p.collective_latency_ns = latency(f, "collective_latency_ns", 0);
+  p.p2p_latency_ns = latency(f, "p2p_latency_ns", p.collective_latency_ns);
+  p.step_latency_ns = latency(f, "step_latency_ns", 0);
+  p.channels = static_cast<uint32_t>(bounded_int(f, "channels", 0, 0, 128));
   if (auto knots = f.get("channel_rate")) p.channel_rate = read_knots(*knots);
-  p.ll_max_bytes = f.get_double("ll_max_bytes", 0);
-  if (p.ll_max_bytes < 0) f.at("ll_max_bytes").fail("ll_max_bytes must be >= 0");
-  p.ll_max_buffer_bytes = f.get_double("ll_max_buffer_bytes", 0);
-  if (p.ll_max_buffer_bytes < 0) f.at("ll_max_buffer_bytes").fail("ll_max_buffer_bytes must be >= 0");
-  p.channel_min_bytes = f.get_double("channel_min_bytes", 0);
-  if (p.channel_min_bytes < 0) f.at("channel_min_bytes").fail("channel_min_bytes must be >= 0");
-  p.simple_extra_ns = f.get_double("simple_extra_ns", 0);
-  p.simple_extra_per_step_ns = f.get_double("simple_extra_per_step_ns", 0);
-  p.p2p_rate_scale = f.get_double("p2p_rate_scale", 1);
+  p.ll_max_bytes = bounded(f, "ll_max_bytes", 0, 0, 1e15);
+  p.ll_max_buffer_bytes = bounded(f, "ll_max_buffer_bytes", 0, 0, 1e15);
+  p.channel_min_bytes = bounded(f, "channel_min_bytes", 0, 0, 1e15);
+  p.simple_extra_ns = latency(f, "simple_extra_ns", 0);
+  p.simple_extra_per_step_ns = latency(f, "simple_extra_per_step_ns", 0);
+  p.p2p_rate_scale = bounded(f, "p2p_rate_scale", 1, 0, kMaxFactor);
   if (!(p.p2p_rate_scale > 0)) f.at("p2p_rate_scale").fail("p2p_rate_scale must be > 0");
-  if (p.simple_extra_ns < 0) f.at("simple_extra_ns").fail("simple_extra_ns must be >= 0");
-  if (p.simple_extra_per_step_ns < 0) f.at("simple_extra_per_step_ns").fail("simple_extra_per_step_ns must be >= 0");
   if (auto knots = f.get("ll_channel_rate")) p.ll_channel_rate = read_knots(*knots);
   if (auto ops = f.get("op_channel_rate")) {
     for (const auto& [op, curves] : ops->members()) {
@@ -230,9 +235,10 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
                                                     {"host_bridge", NodeKind::kHostBridge},
                                                     {"nic", NodeKind::kNic},
                                                     {"network_switch", NodeKind::kNetworkSwitch}});
-    node.host = static_cast<int32_t>(n.get_int("host", 0));
+    node.host = static_cast<int32_t>(bounded_int(n, "host", 0, -1, 1 << 20));
     if (node.kind == NodeKind::kGpu) {
-      node.gpu_index = static_cast<int32_t>(n.at("gpu_index").as_int());
+      n.at("gpu_index");  // required
+      node.gpu_index = static_cast<int32_t>(bounded_int(n, "gpu_index", 0, 0, 1 << 24));
       GpuSpec g = defaults;
       if (auto gf = n.get("gpu")) read_gpu(*gf, g);
       if (g.sm_count == 0) n.fail("GPU node has no sm_count (set it in the node's gpu or in gpu_defaults)");
@@ -243,14 +249,15 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
       if (auto sf = n.get("switch")) {
         s.multicast = sf->get_bool("multicast", false);
         s.in_switch_reduction = sf->get_bool("in_switch_reduction", false);
-        s.crossbar_bytes_per_s = sf->get_double("crossbar_GBps", 0) * kG;
+        s.crossbar_bytes_per_s = rate_si(*sf, "crossbar_GBps", 0);
       }
       node.sw = s;
     }
     if (node.kind == NodeKind::kNic) {
       const JsonField rate = n.at("line_rate_GBps");
       node.nic_bytes_per_s = rate.as_double() * kG;
-      if (!(node.nic_bytes_per_s > 0)) rate.fail("line rate must be > 0");
+      if (!(node.nic_bytes_per_s >= 1e-3 * kG && node.nic_bytes_per_s <= kMaxRate * kG))
+        rate.fail("line rate must be between 0.001 and 1e6 GB/s");
     }
     t.nodes.push_back(std::move(node));
   }
@@ -273,12 +280,12 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
                                                       {"ethernet", Medium::kEthernet},
                                                       {"host", Medium::kHostLink},
                                                       {"internal", Medium::kInternal}});
-    link.lanes = static_cast<uint32_t>(l.get_int("lanes", 1));
+    link.lanes = static_cast<uint32_t>(bounded_int(l, "lanes", 1, 1, 1024));
     const JsonField bw = l.at("bandwidth_GBps");
     link.bandwidth_bytes_per_s = bw.as_double() * kG;
-    if (!(link.bandwidth_bytes_per_s > 0)) bw.fail("bandwidth must be > 0");
-    link.latency_ns = l.get_double("latency_ns", 0);
-    if (link.latency_ns < 0) l.at("latency_ns").fail("latency must be >= 0");
+    if (!(link.bandwidth_bytes_per_s >= 1e-3 * kG && link.bandwidth_bytes_per_s <= kMaxRate * kG))
+      bw.fail("bandwidth must be between 0.001 and 1e6 GB/s");
+    link.latency_ns = latency(l, "latency_ns", 0);
     link.name = l.get_string("name", "");
     t.links.push_back(std::move(link));
   }
