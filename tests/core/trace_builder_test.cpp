@@ -41,6 +41,53 @@ TEST_CASE("TraceBuilder sorts tracks, nests depths and remaps refs", "[core][bui
   REQUIRE(tr.time_span() == std::pair<TimeNs, TimeNs>{10, 70});
 }
 
+TEST_CASE("TraceBuilder: a large trace's tracks are finished on several threads with the same result", "[core][builder]") {
+  // Over 2^20 rows finish() shares the tracks among threads (trace_builder.cpp, finish_tracks).
+  // Each track gets slices in a scrambled order with nesting; the result must be what one thread
+  // gives: every track sorted with correct depths, refs remapped to the sorted rows, and the
+  // too-deep warnings in track order.
+  TraceBuilder b;
+  const uint32_t p = b.add_process(Process{});
+  constexpr int kTracks = 5;
+  constexpr uint32_t kPerTrack = 240'000;  // 1.2 M rows in all
+  std::vector<uint32_t> tracks;
+  std::vector<EventRef> probes;  // one per track: slice 7
+  for (int k = 0; k < kTracks; ++k) {
+    const uint32_t t = b.track(TrackKey{TrackKind::kCpuThread, p, -1, k}, "t" + std::to_string(k));
+    tracks.push_back(t);
+    // slice j (added in a scrambled order): even j a parent at 1000 j lasting 500 ns, odd j its
+    // child at 1000 (j - 1) + 1 lasting 10 ns; sorted, slice j is row j at depth j % 2
+    for (uint32_t i = 0; i < kPerTrack; ++i) {
+      const uint32_t j = static_cast<uint32_t>((uint64_t{i} * 7919u) % kPerTrack);  // 7919: prime, so a permutation
+      const TimeNs start = j % 2 ? 1000 * static_cast<TimeNs>(j - 1) + 1 : 1000 * static_cast<TimeNs>(j);
+      const EventRef r = b.add_slice(t, start, j % 2 ? 10 : 500, b.intern(j % 2 ? "child" : "parent"), SliceRef());
+      if (j == 7) probes.push_back(r);
+    }
+  }
+  // track 3 also nests 300 levels deep at its end: 45 slices past level 255
+  for (int d = 0; d < 300; ++d) b.add_slice(tracks[3], 1'000'000'000 + d, 1000 - d, b.intern("deep"), SliceRef());
+  for (int k = 0; k < kTracks; ++k) b.add_flow(probes[k], probes[(k + 1) % kTracks], FlowKind::kDependency);
+  const Trace tr = b.finish();
+
+  for (int k = 0; k < kTracks; ++k) {
+    const auto& s = tr.tracks[tracks[k]].slices;
+    REQUIRE(s.size() == kPerTrack + (k == 3 ? 300 : 0));
+    bool sorted = true, depths = true;
+    for (uint32_t i = 0; i < kPerTrack; ++i) {
+      sorted &= i == 0 || s.start[i - 1] < s.start[i];
+      depths &= s.depth_of(i) == i % 2;
+    }
+    REQUIRE(sorted);
+    REQUIRE(depths);
+    // the probe, slice 7 (a child starting at 6001), is row 7 now, and the flows say so
+    REQUIRE(s.start[7] == 6001);
+    REQUIRE(tr.flows[k].from == EventRef{tracks[k], 7});
+    REQUIRE(tr.flows[(k + kTracks - 1) % kTracks].to == EventRef{tracks[k], 7});
+  }
+  REQUIRE(tr.tracks[tracks[3]].max_depth == 255);
+  REQUIRE(tr.warnings == std::vector<std::string>{"track nests deeper than 255 levels; 44 slices drawn at level 255"});
+}
+
 TEST_CASE("TraceBuilder: equal starts put the longer slice first, negative durations are clamped", "[core][builder]") {
   TraceBuilder b;
   const uint32_t p = b.add_process(Process{});

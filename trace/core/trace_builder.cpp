@@ -1,10 +1,14 @@
 #include "trace/core/trace_builder.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 namespace parascope {
 
@@ -183,79 +187,125 @@ uint32_t TraceBuilder::add_collective(const CollectiveInfo& c) {
 
 void TraceBuilder::warn(std::string message) { trace_->warnings.push_back(std::move(message)); }
 
+namespace {
+
+// One track's share of finish(): sorted order (inv: old row -> new row, left empty when the track
+// was sorted already), depths and the counter order. Returns how many slices nest deeper than 255.
+size_t finish_track(Track& t, std::vector<uint32_t>& inv) {
+  SliceColumns& s = t.slices;
+  const size_t n = s.size();
+  if (s.args.size() != 0 && s.args.size() < n) s.args.resize(n, kNone32);
+  // Depths: a stack of open ends; a slice nests under every open slice that ends after it
+  // starts. Computed in the same pass that checks the order (the usual case: sorted already),
+  // and again after sorting when it was not.
+  std::vector<TimeNs> open;
+  std::vector<uint8_t> depth(n, 0);
+  uint8_t deepest = 0;
+  size_t too_deep = 0;
+  auto depths = [&](bool check) {
+    open.clear();
+    deepest = 0;
+    too_deep = 0;
+    const TimeNs* start = s.start.data();
+    const TimeNs* dur = s.dur.data();
+    for (size_t i = 0; i < n; ++i) {
+      if (check && i > 0 && !(start[i - 1] < start[i] || (start[i - 1] == start[i] && dur[i - 1] >= dur[i]))) return false;
+      while (!open.empty() && open.back() <= start[i]) open.pop_back();
+      if (open.size() > 255) {
+        ++too_deep;
+        depth[i] = 255;
+      } else {
+        depth[i] = static_cast<uint8_t>(open.size());
+      }
+      deepest = std::max(deepest, depth[i]);
+      // a child reaching past its parent's end is clamped to it, keeping the stack's ends non-increasing
+      const TimeNs end = start[i] + dur[i];
+      open.push_back(open.empty() ? end : std::min(open.back(), end));
+    }
+    return true;
+  };
+  if (!depths(true)) {
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
+      return s.dur[a] > s.dur[b];
+    });
+    permute(s.start, order);
+    permute(s.dur, order);
+    permute(s.name, order);
+    permute(s.ref, order);
+    permute(s.args, order);
+    inv.resize(n);
+    for (uint32_t i = 0; i < n; ++i) inv[order[i]] = i;
+    depths(false);
+  }
+  if (deepest) {
+    t.max_depth = deepest;
+    s.depth.swap(depth);
+  } else {
+    s.depth.clear();
+    t.max_depth = 0;
+  }
+  // Counters: sort by time, keeping the last of equal timestamps last.
+  auto& c = t.counter;
+  if (!std::is_sorted(c.time.begin(), c.time.end())) {
+    std::vector<uint32_t> order(c.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.time[a] < c.time[b]; });
+    permute(c.time, order);
+    permute(c.value, order);
+  }
+  return too_deep;
+}
+
+// Runs finish_track over every track; on large traces the tracks are shared among threads (largest
+// first), since each track's work touches only that track. Warnings come out in track order.
+std::vector<size_t> finish_tracks(std::vector<Track>& tracks, std::vector<std::vector<uint32_t>>& new_index) {
+  std::vector<size_t> too_deep(tracks.size(), 0);
+  size_t rows = 0;
+  for (const Track& t : tracks) rows += t.slices.size() + t.counter.size();
+  constexpr size_t kParallelRows = size_t{1} << 20;  // below this a thread costs more than it saves
+  const size_t threads = rows < kParallelRows ? 1 : std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8, tracks.size()});
+  if (threads <= 1) {
+    for (size_t ti = 0; ti < tracks.size(); ++ti) too_deep[ti] = finish_track(tracks[ti], new_index[ti]);
+    return too_deep;
+  }
+  std::vector<uint32_t> order(tracks.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return tracks[a].slices.size() + tracks[a].counter.size() > tracks[b].slices.size() + tracks[b].counter.size();
+  });
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_m;
+  auto work = [&] {
+    try {
+      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < order.size();)
+        too_deep[order[i]] = finish_track(tracks[order[i]], new_index[order[i]]);
+    } catch (...) {  // std::bad_alloc: handed to the caller as if finish ran on one thread
+      std::lock_guard<std::mutex> lock(failure_m);
+      if (!failure) failure = std::current_exception();
+      next.store(order.size());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (std::thread& th : pool) th.join();
+  if (failure) std::rethrow_exception(failure);
+  return too_deep;
+}
+
+}  // namespace
+
 Trace TraceBuilder::finish() {
   Trace& tr = *trace_;
   // Per track: sorted order and the inverse map old row -> new row.
   std::vector<std::vector<uint32_t>> new_index(tr.tracks.size());
-  for (size_t ti = 0; ti < tr.tracks.size(); ++ti) {
-    Track& t = tr.tracks[ti];
-    SliceColumns& s = t.slices;
-    const size_t n = s.size();
-    if (s.args.size() != 0 && s.args.size() < n) s.args.resize(n, kNone32);
-    // Depths: a stack of open ends; a slice nests under every open slice that ends after it
-    // starts. Computed in the same pass that checks the order (the usual case: sorted already),
-    // and again after sorting when it was not.
-    std::vector<TimeNs> open;
-    std::vector<uint8_t> depth(n, 0);
-    uint8_t deepest = 0;
-    size_t too_deep = 0;
-    auto depths = [&](bool check) {
-      open.clear();
-      deepest = 0;
-      too_deep = 0;
-      const TimeNs* start = s.start.data();
-      const TimeNs* dur = s.dur.data();
-      for (size_t i = 0; i < n; ++i) {
-        if (check && i > 0 && !(start[i - 1] < start[i] || (start[i - 1] == start[i] && dur[i - 1] >= dur[i]))) return false;
-        while (!open.empty() && open.back() <= start[i]) open.pop_back();
-        if (open.size() > 255) {
-          ++too_deep;
-          depth[i] = 255;
-        } else {
-          depth[i] = static_cast<uint8_t>(open.size());
-        }
-        deepest = std::max(deepest, depth[i]);
-        // a child reaching past its parent's end is clamped to it, keeping the stack's ends non-increasing
-        const TimeNs end = start[i] + dur[i];
-        open.push_back(open.empty() ? end : std::min(open.back(), end));
-      }
-      return true;
-    };
-    if (!depths(true)) {
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
-        return s.dur[a] > s.dur[b];
-      });
-      permute(s.start, order);
-      permute(s.dur, order);
-      permute(s.name, order);
-      permute(s.ref, order);
-      permute(s.args, order);
-      auto& inv = new_index[ti];
-      inv.resize(n);
-      for (uint32_t i = 0; i < n; ++i) inv[order[i]] = i;
-      depths(false);
-    }
-    if (deepest) {
-      t.max_depth = deepest;
-      s.depth.swap(depth);
-    } else {
-      s.depth.clear();
-      t.max_depth = 0;
-    }
-    if (too_deep) warn("track nests deeper than 255 levels; " + std::to_string(too_deep) + " slices drawn at level 255");
-    // Counters: sort by time, keeping the last of equal timestamps last.
-    auto& c = t.counter;
-    if (!std::is_sorted(c.time.begin(), c.time.end())) {
-      std::vector<uint32_t> order(c.size());
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.time[a] < c.time[b]; });
-      permute(c.time, order);
-      permute(c.value, order);
-    }
-  }
+  const std::vector<size_t> too_deep = finish_tracks(tr.tracks, new_index);
+  for (size_t n : too_deep)
+    if (n) warn("track nests deeper than 255 levels; " + std::to_string(n) + " slices drawn at level 255");
   auto remap = [&](EventRef& r) {
     if (!r.valid() || r.track >= new_index.size()) return;
     const auto& inv = new_index[r.track];
