@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -68,6 +69,65 @@ TEST_CASE("Chunk prefetcher: every payload in the given order, a damaged chunk's
     CHECK(got == expected[i]);
   }
   CHECK(errors == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Chunk prefetcher: the parse hook's result comes with its chunk, empty where it does not parse, recycled", "[io][pstrace]") {
+  // The hook parses slices chunks only (as the reader's does: slice_chunk.h), on either thread; each
+  // result must arrive with its own payload, other chunks with nothing, and at most a few parse
+  // objects ever exist. Run twice: the reader taking chunks at once (it parses most itself) and
+  // slowly (the prefetch thread parses ahead).
+  const fs::path dir = test::temp_dir("pst-prefetch-parse");
+  const std::string path = (dir / "p.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;
+  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  struct Seen : ParsedChunk {
+    uint64_t offset = 0;
+    size_t bytes = 0;
+  };
+  std::atomic<int> created{0};
+  ChunkPrefetcher::Parse parse;
+  parse.wants = [](const ChunkInfo& c) { return static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kSlices; };
+  parse.parse = [&](const ChunkInfo& c, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& out) {
+    if (!out) {
+      out = std::make_unique<Seen>();
+      ++created;
+    }
+    auto& s = static_cast<Seen&>(*out);
+    s.offset = c.offset;
+    s.bytes = payload.size();
+  };
+  ChunkReader r(path);
+  std::vector<const ChunkInfo*> order;
+  size_t slice_chunks = 0;
+  for (const ChunkInfo& c : r.chunks()) {
+    order.push_back(&c);
+    slice_chunks += static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kSlices;
+  }
+  REQUIRE(slice_chunks > 20);
+  for (const bool slow : {false, true}) {
+  INFO((slow ? "slow reader" : "fast reader"));
+  created = 0;
+  ChunkPrefetcher ahead(r, order, 2, parse);
+  std::vector<uint8_t> got;
+  std::unique_ptr<ParsedChunk> parsed;
+  size_t with = 0;
+  for (const ChunkInfo* c : order) {
+    if (slow) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ahead.next(got, parsed);
+    const bool slices = static_cast<ChunkType>(c->header.type & ~kChunkMustUnderstand) == ChunkType::kSlices;
+    INFO("chunk at " << c->offset);
+    REQUIRE(static_cast<bool>(parsed) == slices);
+    if (!parsed) continue;
+    ++with;
+    const auto& s = dynamic_cast<const Seen&>(*parsed);
+    CHECK(s.offset == c->offset);
+    CHECK(s.bytes == got.size());
+  }
+  CHECK(with == slice_chunks);
+  CHECK(created.load() <= 5);  // 2 ahead, 1 being parsed, 1 with the reader: recycled, not one per chunk
+  }
   fs::remove_all(dir);
 }
 

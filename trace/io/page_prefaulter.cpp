@@ -5,6 +5,7 @@
 
 #if defined(__linux__)
 #include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cerrno>
@@ -78,6 +79,10 @@ void PagePrefaulter::stop() {
 void PagePrefaulter::run() {
 #if defined(__linux__)
   pthread_setname_np(pthread_self(), "ps-prefault");  // as ps and perf show it
+  // Idle priority: the thread only takes a core nobody else wants, so it never slows the reader
+  // or the chunk parser on a machine with few cores (SCHED_IDLE needs no privilege).
+  sched_param sp{};
+  (void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
 #endif
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {

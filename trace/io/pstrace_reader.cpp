@@ -19,6 +19,7 @@
 #include "trace/io/collector_import.h"
 #include "trace/io/page_prefaulter.h"
 #include "trace/io/pstrace_codec.h"
+#include "trace/io/slice_chunk.h"
 
 namespace parascope {
 
@@ -70,37 +71,6 @@ int phase_of(uint32_t type) {
   }
 }
 constexpr int kPhases = 8;
-
-// Decodes a column of n varints with one bound check per value while 10 bytes remain (a varint
-// is at most 10 bytes), then through ByteReader's checked path; a malformed value is re-read by
-// ByteReader so errors and their offsets are the same as reading value by value.
-template <class Put>
-void varint_column(ByteReader& r, uint64_t n, Put&& put) {
-  const uint8_t* const begin = r.raw(0);
-  const uint8_t* p = begin;
-  const uint8_t* const fast_end = r.remaining() >= 10 ? begin + (r.remaining() - 9) : begin;
-  uint64_t i = 0;
-  for (; i < n && p < fast_end; ++i) {
-    const uint8_t* const at = p;
-    uint64_t v = *p++;
-    if (v >= 0x80) [[unlikely]] {
-      v &= 0x7F;
-      bool end = false;
-      for (int shift = 7; shift < 70 && !end; shift += 7) {
-        const uint8_t b = *p++;
-        v |= static_cast<uint64_t>(b & 0x7F) << shift;
-        end = !(b & 0x80);
-      }
-      if (!end) {
-        r.raw(static_cast<size_t>(at - begin));
-        r.varint();  // throws: longer than 10 bytes
-      }
-    }
-    put(i, v);
-  }
-  r.raw(static_cast<size_t>(p - begin));
-  for (; i < n; ++i) put(i, r.varint());
-}
 
 class Importer {
  public:
@@ -170,11 +140,27 @@ class Importer {
     order.insert(order.end(), phases[7].begin(), phases[7].end());
     if (firsts == 0) reserve_details();
     {
-      ChunkPrefetcher ahead(reader_, order);
+      // Slices chunks are parsed without the model (slice_chunk.h) by whichever thread is free
+      // first (chunk_prefetcher.h); this thread then interns and appends.
+      ChunkPrefetcher::Parse parse;
+      parse.wants = [](const ChunkInfo& c) {
+        return static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kSlices;
+      };
+      parse.parse = [path = path_](const ChunkInfo&, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& out) {
+        if (!dynamic_cast<SliceChunk*>(out.get())) out = std::make_unique<SliceChunk>();
+        auto& sc = static_cast<SliceChunk&>(*out);
+        ByteReader r(payload.data(), payload.size(), path, 0);
+        try {
+          parse_slice_chunk(r, sc);
+        } catch (...) {
+          sc.error = std::current_exception();
+        }
+      };
+      ChunkPrefetcher ahead(reader_, order, 3, std::move(parse));
       for (size_t i = 0; i < order.size(); ++i) {
         bool read = true;
         try {
-          ahead.next(payload_);
+          ahead.next(payload_, parsed_);
         } catch (const InputError& e) {
           skipped(*order[i], e);
           read = false;
@@ -182,6 +168,7 @@ class Importer {
         if (read) decode_chunk(*order[i]);
         if (i + 1 == firsts) reserve_details();
       }
+      parsed_.reset();
     }
     prefault_.stop();  // everything is written: what is left unmapped was over-reserved
     collector_.finish();
@@ -229,7 +216,14 @@ class Importer {
         case ChunkType::kTracks: tracks(r); break;
         case ChunkType::kTopology: topology(r); break;
         case ChunkType::kWarnings: warnings(r); break;
-        case ChunkType::kSlices: slices(r); break;
+        case ChunkType::kSlices:
+          if (auto* pc = dynamic_cast<SliceChunk*>(parsed_.get())) {
+            if (pc->error) std::rethrow_exception(pc->error);
+            apply_slices(*pc);
+          } else {
+            slices(r);
+          }
+          break;
         case ChunkType::kCounters: counters(r); break;
         case ChunkType::kFlows: flows(r); break;
         case ChunkType::kCollectives: collectives(r); break;
@@ -606,83 +600,30 @@ class Importer {
     return nullptr;
   }
 
+  // A slices chunk: parsed here, or already on the prefetch thread (slice_chunk.h), then applied.
   void slices(ByteReader& r) {
-    pstrace::read_local_strings(r, b_.strings(), strs_);
-    const uint64_t file_track = r.varint();
-    const uint64_t first_row = r.varint();
-    const uint64_t n = r.count(4, "slice");
+    parse_slice_chunk(r, own_chunk_);
+    apply_slices(own_chunk_);
+  }
+
+  // Interns the chunk's strings and appends its configurations, argument sets, detail records and
+  // slices to the trace.
+  void apply_slices(SliceChunk& c) {
+    strs_.resize(c.strings.size() + 1);
+    strs_[0] = kEmptyString;
+    for (size_t i = 0; i < c.strings.size(); ++i) strs_[i + 1] = b_.strings().intern(c.strings[i]);
+    const uint64_t n = c.n, k = c.k;
     configs_.clear();
-    const uint64_t m = r.count(9, "launch config");
-    for (uint64_t i = 0; i < m; ++i) {
-      LaunchConfig c;
-      for (uint32_t& v : c.grid) v = static_cast<uint32_t>(r.varint());
-      for (uint32_t& v : c.block) v = static_cast<uint32_t>(r.varint());
-      c.registers_per_thread = static_cast<uint32_t>(r.varint());
-      c.static_smem = static_cast<uint32_t>(r.varint());
-      c.dynamic_smem = static_cast<uint32_t>(r.varint());
-      configs_.push_back(b_.add_launch_config(c));
+    for (const LaunchConfig& lc : c.configs) configs_.push_back(b_.add_launch_config(lc));
+    const size_t h = c.shape_fields.size() - 1;
+    // String values and keys: the chunk's local strings -> the trace's
+    for (uint64_t i = 0, at = 0; i < k; ++i) {
+      const uint32_t sh = c.set_shapes[i];
+      for (uint32_t f = c.shape_fields[sh]; f < c.shape_fields[sh + 1]; ++f, ++at)
+        if (c.shape_types[f] == ArgValue::Type::kString || c.shape_types[f] == ArgValue::Type::kJson) c.bits[at] = strs_[c.bits[at]];
     }
-    shape_keys_.clear();
-    shape_types_.clear();
-    shape_fields_.assign(1, 0);
-    const uint64_t h = r.count(1, "argument shape");
-    for (uint64_t i = 0; i < h; ++i) {
-      const uint64_t cnt = r.count(2, "argument");
-      for (uint64_t j = 0; j < cnt; ++j) {
-        shape_keys_.push_back(local_string(r, strs_));
-        const uint8_t type = r.u8();
-        if (type > static_cast<uint8_t>(ArgValue::Type::kJson)) r.fail("argument type " + std::to_string(type) + " out of range");
-        shape_types_.push_back(static_cast<ArgValue::Type>(type));
-      }
-      shape_fields_.push_back(static_cast<uint32_t>(shape_keys_.size()));
-    }
-    prev_values_.assign(shape_keys_.size(), 0);
-    const uint64_t k = r.count(1, "argument set");
-    // Values are decoded into a reused buffer first (bounded by the bytes present: each value
-    // takes at least one), noting per shape field whether every set of the chunk has the same
-    // value. Such fields become shared values of the store's shape (when the shape has at least
-    // two sets here), so only the values that differ are stored per set.
-    uint32_t widest = 0;
-    for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, shape_fields_[i + 1] - shape_fields_[i]);
-    const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
-    if (arg_bits_.size() < room) arg_bits_.resize(room);
-    uint64_t* const bits = arg_bits_.data();
-    first_bits_.assign(shape_keys_.size(), 0);
-    same_.assign(shape_keys_.size(), 1);
-    shape_sets_.assign(h, 0);
-    set_shapes_.resize(k);
-    size_t used = 0;
-    for (uint64_t i = 0; i < k; ++i) {
-      const uint64_t sh = r.varint();
-      if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
-      const uint32_t fb = shape_fields_[sh], fe = shape_fields_[sh + 1];
-      if (used + (fe - fb) > room) r.fail("argument set past the end of the chunk");
-      const bool first = shape_sets_[sh]++ == 0;
-      for (uint32_t f = fb; f < fe; ++f) {
-        uint64_t v = 0;
-        switch (shape_types_[f]) {
-          case ArgValue::Type::kInt:
-          case ArgValue::Type::kUInt: {
-            int64_t& prev = prev_values_[f];
-            prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(r.svarint()));
-            v = static_cast<uint64_t>(prev);
-            break;
-          }
-          case ArgValue::Type::kDouble: {
-            const double d = r.f64();
-            std::memcpy(&v, &d, 8);
-            break;
-          }
-          case ArgValue::Type::kBool: v = r.u8() != 0; break;
-          case ArgValue::Type::kString:
-          case ArgValue::Type::kJson: v = local_string(r, strs_); break;
-        }
-        bits[used++] = v;
-        if (first) first_bits_[f] = v;
-        else same_[f] &= first_bits_[f] == v;
-      }
-      set_shapes_[i] = static_cast<uint32_t>(sh);
-    }
+    for (size_t f = 0; f < c.shape_keys.size(); ++f)
+      if (c.shape_types[f] == ArgValue::Type::kString || c.shape_types[f] == ArgValue::Type::kJson) c.first_bits[f] = strs_[c.first_bits[f]];
     uint32_t first_set = 0;
     if (k) {
       ArgStore& store = b_.trace().args;
@@ -696,20 +637,20 @@ class Importer {
       size_t stored = 0;
       bool any_shared = false;
       for (uint64_t sh = 0; sh < h; ++sh) {
-        if (shape_sets_[sh] == 0) continue;
+        if (c.shape_sets[sh] == 0) continue;
         fields_.clear();
-        const bool share = shape_sets_[sh] >= 2;
-        for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f) {
+        const bool share = c.shape_sets[sh] >= 2;
+        for (uint32_t f = c.shape_fields[sh]; f < c.shape_fields[sh + 1]; ++f) {
           ArgField af;
-          af.key = shape_keys_[f];
-          af.type = shape_types_[f];
-          af.shared = share && same_[f];
-          af.bits = af.shared ? first_bits_[f] : 0;
+          af.key = strs_[c.shape_keys[f]];
+          af.type = c.shape_types[f];
+          af.shared = share && c.same[f];
+          af.bits = af.shared ? c.first_bits[f] : 0;
           any_shared |= af.shared;
           fields_.push_back(af);
         }
         store_shape_[sh] = store.shape(fields_);
-        stored += static_cast<uint64_t>(shape_sets_[sh]) * store.unshared_count(store_shape_[sh]);
+        stored += static_cast<uint64_t>(c.shape_sets[sh]) * store.unshared_count(store_shape_[sh]);
       }
       uint64_t* out = store.append_begin(stored);
       if (o_.prefault && store.unwritten()[0].at != values_tail_) {  // the values grew: map the new room
@@ -717,45 +658,25 @@ class Importer {
         prefault_.add(values_tail_, store.unwritten()[0].bytes);
       }
       if (!any_shared) {
-        if (used) std::memcpy(out, bits, used * 8);
+        if (c.used) std::memcpy(out, c.bits.data(), c.used * 8);
       } else {
         size_t at = 0, o = 0;
         for (uint64_t i = 0; i < k; ++i) {
-          const uint32_t sh = set_shapes_[i];
-          for (uint32_t f = shape_fields_[sh]; f < shape_fields_[sh + 1]; ++f, ++at)
-            if (!(shape_sets_[sh] >= 2 && same_[f])) out[o++] = bits[at];
+          const uint32_t sh = c.set_shapes[i];
+          for (uint32_t f = c.shape_fields[sh]; f < c.shape_fields[sh + 1]; ++f, ++at)
+            if (!(c.shape_sets[sh] >= 2 && c.same[f])) out[o++] = c.bits[at];
         }
       }
-      for (uint64_t i = 0; i < k; ++i) set_shapes_[i] = store_shape_[set_shapes_[i]];
+      for (uint64_t i = 0; i < k; ++i) c.set_shapes[i] = store_shape_[c.set_shapes[i]];
       // a chunk's sets are distinct (the writer deduplicated them): no per-slice lookup
-      first_set = store.append_commit(set_shapes_);
+      first_set = store.append_commit(c.set_shapes);
     }
-    const bool has_args = r.u8() != 0;
-    start_.resize(n);
-    dur_.resize(n);
-    name_.resize(n);
-    kind_.resize(n);
-    uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
-    varint_column(r, n, [&](uint64_t i, uint64_t z) {
-      t += (z >> 1) ^ (~(z & 1) + 1);
-      start_[i] = static_cast<TimeNs>(t);
-    });
-    varint_column(r, n, [&](uint64_t i, uint64_t v) { dur_[i] = static_cast<TimeNs>(v); });
-    for (uint64_t i = 0; i < n; ++i) name_[i] = local_string(r, strs_);
-    if (n) std::memcpy(kind_.data(), r.raw(n), n);
-    if (has_args) {
-      set_.resize(n);
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t s = r.varint();
-        if (s > k) r.fail("argument set " + std::to_string(s) + " outside the chunk's " + std::to_string(k));
-        set_[i] = static_cast<uint32_t>(s);
-      }
-    }
-    TrackState* st = track_state(file_track, n);
+    for (uint64_t i = 0; i < n; ++i) c.name[i] = strs_[c.name[i]];
+    TrackState* st = track_state(c.file_track, n);
     if (!st) return;
     const uint32_t bt = st->builder;
     if (st->reserve) {  // the pre-pass's count for this track (reserve_hints), once
-      b_.reserve_slices(bt, st->reserve, has_args);
+      b_.reserve_slices(bt, st->reserve, c.has_args);
       st->reserve = 0;
       if (o_.prefault) {
         const SliceColumns& cols = b_.trace().tracks[bt].slices;
@@ -770,118 +691,60 @@ class Importer {
     if (first_of_track) {
       st->first_n = n;
       for (uint64_t i = 0; i < n; ++i)
-        if (!(kind_[i] & kNoDetailBit)) ++st->first_kinds[kind_[i] & 0x0F];
+        if (!(c.kind[i] & kNoDetailBit)) ++st->first_kinds[c.kind[i] & 0x0F];
     }
     const size_t builder_first = b_.trace().tracks[bt].slices.size();
-    if (builder_first + n >= UINT32_MAX) r.fail("too many slices on one track");
-    if (!st->segments.empty() && st->segments.back().file_first > first_row) st->sorted = false;
-    st->segments.push_back({first_row, static_cast<uint32_t>(builder_first), static_cast<uint32_t>(n)});
-    int64_t prev_corr = 0;
-    uint64_t prev_ext = 0;
-    auto corr = [&]() {
-      prev_corr += r.svarint();
-      return static_cast<uint32_t>(prev_corr);
-    };
+    if (builder_first + n >= UINT32_MAX) throw InputError(InputLocation{}, "too many slices on one track");
+    if (!st->segments.empty() && st->segments.back().file_first > c.first_row) st->sorted = false;
+    st->segments.push_back({c.first_row, static_cast<uint32_t>(builder_first), static_cast<uint32_t>(n)});
     ref_.resize(n);
+    size_t next[16] = {};  // the next detail record of each kind
     for (uint64_t i = 0; i < n; ++i) {
-      const uint8_t kb = kind_[i];
-      if ((kb & 0x0F) >= static_cast<uint8_t>(SliceKind::kCount) || (kb & 0xE0))
-        r.fail("slice kind byte " + std::to_string(kb) + " out of range");
+      const uint8_t kb = c.kind[i];
       const auto kind = static_cast<SliceKind>(kb & 0x0F);
       SliceRef ref(kind, SliceRef::kNoDetail);
       if (!(kb & kNoDetailBit)) {
+        size_t& d = next[kb & 0x0F];
         switch (kind) {
           case SliceKind::kKernel: {
-            KernelInfo ki;
-            const uint64_t c = r.varint();
-            if (c > configs_.size()) r.fail("launch config " + std::to_string(c) + " outside the chunk's table");
-            ki.launch_config = c == 0 ? kNone32 : configs_[c - 1];
-            ki.correlation = corr();
-            ki.graph_id = static_cast<uint32_t>(r.varint());
-            ki.graph_node_id = U64Split(r.varint());
+            KernelInfo ki = c.kernels[d++];
+            ki.launch_config = ki.launch_config == 0 ? kNone32 : configs_[ki.launch_config - 1];
             ref = b_.add_kernel(ki);
             break;
           }
           case SliceKind::kMemcpy: {
-            MemcpyInfo mi;
-            mi.bytes = U64Split(r.varint());
-            mi.correlation = corr();
-            mi.src_device = device_of(r.varint());
-            mi.dst_device = device_of(r.varint());
-            mi.copy_kind = read_enum<CopyKind>(r, 6, "copy kind");
-            mi.mechanism = read_enum<Mechanism>(r, 6, "mechanism");
-            mi.src_memory = read_enum<MemoryKind>(r, 6, "memory kind");
-            mi.dst_memory = read_enum<MemoryKind>(r, 6, "memory kind");
+            MemcpyInfo mi = c.memcpys[d];
+            mi.src_device = device_of(c.memcpy_devices[d].first);
+            mi.dst_device = device_of(c.memcpy_devices[d].second);
+            ++d;
             ref = b_.add_memcpy(mi);
             break;
           }
-          case SliceKind::kMemset: {
-            MemsetInfo mi;
-            mi.bytes = U64Split(r.varint());
-            mi.correlation = corr();
-            mi.value = static_cast<uint32_t>(r.varint());
-            mi.memory = read_enum<MemoryKind>(r, 6, "memory kind");
-            ref = b_.add_memset(mi);
-            break;
-          }
-          case SliceKind::kSync: {
-            SyncInfo si;
-            si.correlation = corr();
-            const uint64_t ev = r.varint();
-            si.event_id = ev == 0 ? kNone32 : static_cast<uint32_t>(ev - 1);
-            si.stream = r.svarint();
-            si.kind = read_enum<SyncKind>(r, 6, "sync kind");
-            ref = b_.add_sync(si);
-            break;
-          }
+          case SliceKind::kMemset: ref = b_.add_memset(c.memsets[d++]); break;
+          case SliceKind::kSync: ref = b_.add_sync(c.syncs[d++]); break;
           case SliceKind::kNvtxRange: {
-            NvtxInfo ni;
-            ni.domain = local_string(r, strs_);
-            ni.category = local_string(r, strs_);
-            ni.color_argb = static_cast<uint32_t>(r.varint());
-            ni.payload = U64Split(r.varint());
-            ni.payload_type = r.u8();
+            NvtxInfo ni = c.nvtx[d++];
+            ni.domain = strs_[ni.domain];
+            ni.category = strs_[ni.category];
             ref = b_.add_nvtx(ni);
             break;
           }
-          case SliceKind::kCpuOp: {
-            CpuOpInfo ci;
-            prev_ext += static_cast<uint64_t>(r.svarint());
-            ci.external_id = U64Split(prev_ext);
-            ci.flops = U64Split(r.varint());
-            const uint64_t seq = r.varint();
-            ci.sequence = seq == 0 ? kNone32 : static_cast<uint32_t>(seq - 1);
-            ref = b_.add_cpu_op(ci);
-            break;
-          }
-          case SliceKind::kRuntimeApi: {
-            ApiInfo ai;
-            ai.correlation = corr();
-            ai.cbid = static_cast<uint32_t>(r.varint());
-            ai.result = static_cast<int32_t>(r.svarint());
-            ref = b_.add_api_call(ai);
-            break;
-          }
+          case SliceKind::kCpuOp: ref = b_.add_cpu_op(c.cpu_ops[d++]); break;
+          case SliceKind::kRuntimeApi: ref = b_.add_api_call(c.apis[d++]); break;
           case SliceKind::kSmSpan: {
-            SmSpanInfo si;
-            si.block = static_cast<uint32_t>(r.varint());
-            si.tag = static_cast<uint32_t>(r.varint());
-            si.launch_id = static_cast<uint32_t>(r.varint());
-            const EventRef kernel = read_ref(r);
-            si.warp = r.u8();
-            si.role = read_enum<SmRole>(r, kSmRoleCount, "SM role");
-            ref = b_.add_sm_span(si);
+            const EventRef kernel = c.sm_span_kernels[d];
+            ref = b_.add_sm_span(c.sm_spans[d++]);
             if (kernel.valid()) span_kernels_.emplace_back(ref.index(), kernel);
             break;
           }
-          default: r.fail("slice kind " + std::string(to_string(kind)) + " has no detail record");
+          default: break;  // the parse refused it
         }
       }
       ref_[i] = ref;
     }
-    if (has_args)
-      for (uint64_t i = 0; i < n; ++i) set_[i] = set_[i] ? first_set + set_[i] - 1 : kNone32;
-    b_.append_slices(bt, start_, dur_, name_, ref_, has_args ? std::span<const uint32_t>(set_) : std::span<const uint32_t>());
+    if (c.has_args)
+      for (uint64_t i = 0; i < n; ++i) c.set[i] = c.set[i] ? first_set + c.set[i] - 1 : kNone32;
+    b_.append_slices(bt, c.start, c.dur, c.name, ref_, c.has_args ? std::span<const uint32_t>(c.set) : std::span<const uint32_t>());
     report_.slices += static_cast<int64_t>(n);
   }
 
@@ -1067,20 +930,13 @@ class Importer {
   std::unordered_map<uint32_t, uint32_t> dev_by_ordinal_;
   uint32_t default_process_ = ~0u;
   std::vector<uint32_t> configs_;
-  std::vector<uint64_t> arg_bits_, first_bits_;
-  std::vector<uint8_t> same_;
-  std::vector<uint32_t> shape_sets_, set_shapes_, store_shape_;
+  std::vector<uint32_t> store_shape_;
   std::vector<ArgField> fields_;
-  std::vector<StringId> shape_keys_;
-  std::vector<ArgValue::Type> shape_types_;
-  std::vector<uint32_t> shape_fields_;
-  std::vector<int64_t> prev_values_;
-  std::vector<TimeNs> start_, dur_;
+  std::vector<TimeNs> start_;
   std::vector<double> value_;
-  std::vector<StringId> name_;
-  std::vector<uint8_t> kind_;
   std::vector<SliceRef> ref_;
-  std::vector<uint32_t> set_;
+  SliceChunk own_chunk_;                       // a slices chunk parsed on this thread
+  std::unique_ptr<ParsedChunk> parsed_;        // the prefetcher's parse of the chunk decode_chunk is given
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
   std::vector<PendingCollective> pending_collectives_;
   uint64_t lost_to_undeclared_ = 0;
