@@ -7,7 +7,7 @@ F=$1; R=${2:-8}
 OLD=${OLD:?set OLD to the baseline parascope-bench-pstrace}
 NEW=${NEW:-build/release/trace/io/bench/parascope-bench-pstrace}
 for r in $(seq $R); do
-  echo "before $($OLD --load-only $F 1 2>&1 | sed -E 's/.*: ([0-9.]+) wall s, ([0-9.]+) cpu s.*/\1 \2/')"
+  echo "before $($OLD --load-only $F 1 2>&1 | sed -E 's/.*: ([0-9.]+) wall s.*, ([0-9.]+) cpu s.*/\1 \2/')"
   echo "prefetch $($NEW --load-only $F 1 --prefault off 2>&1 | sed -E 's/.*: ([0-9.]+) wall s.*, ([0-9.]+) cpu s.*/\1 \2/')"
   echo "prefetch+prefault $($NEW --load-only $F 1 --prefault on 2>&1 | sed -E 's/.*: ([0-9.]+) wall s.*, ([0-9.]+) cpu s.*/\1 \2/')"
 done | tee /tmp/abc_raw.txt | python3 -c "
