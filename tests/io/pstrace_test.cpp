@@ -279,6 +279,52 @@ TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never truste
     REQUIRE_THROWS_WITH(read_pstrace(path), path + " (byte " + std::to_string(at) +
                                                 ", slices chunk, payload byte 9): slice count 1000000000000 exceeds what the chunk holds");
   }
+  SECTION("a flows chunk: a bad flow kind and a lying count, with the reader's offsets") {
+    // Flows chunks are parsed on the prefetch thread when it is free (parsed_chunks.h); the errors
+    // must be the reader's own, naming the chunk and the payload byte.
+    uint64_t at = 0;
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);  // no strings
+      b.varint(2);  // two flows
+      b.varint(1);  // from: track 0 (+1), row 0
+      b.varint(0);
+      b.varint(1);  // to: track 0, row 1
+      b.varint(1);
+      b.u8(0);      // kind 0
+      b.varint(0);  // from: none
+      b.varint(0);  // to: none
+      b.u8(9);      // kind 9, out of range: payload byte 9 (errors name the byte after what they read)
+      w.append_raw(ChunkType::kFlows, b.bytes(), Codec::kNone);
+      at = w.bytes_written() - 20 - b.size();
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), path + " (byte " + std::to_string(at) +
+                                                ", flows chunk, payload byte 10): flow kind value 9 out of range");
+    {
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);
+      b.varint(1'000'000);  // a million flows in 4 bytes
+      w.append_raw(ChunkType::kFlows, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("flows chunk, payload byte 4): flow count 1000000 exceeds what the chunk holds"));
+    {  // counters chunks are parsed the same way: two samples in too few bytes (9 per sample at least)
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(0);      // no strings
+      b.varint(0);      // track 0
+      b.varint(2);      // two samples
+      b.svarint(1000);  // t = 1000 (2 bytes)
+      b.svarint(5);     // t = 1005
+      b.f64(1.5);       // one value of two
+      w.append_raw(ChunkType::kCounters, b.bytes(), Codec::kNone);
+    }
+    REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("counters chunk, payload byte 3): counter sample count 2 exceeds what the chunk holds"));
+  }
   SECTION("a string table claiming 2^40 strings") {
     {
       PstraceWriter w(path);

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -19,6 +20,7 @@
 #include "trace/io/collector_import.h"
 #include "trace/io/page_prefaulter.h"
 #include "trace/io/pstrace_codec.h"
+#include "trace/io/parsed_chunks.h"
 #include "trace/io/slice_chunk.h"
 
 namespace parascope {
@@ -140,20 +142,31 @@ class Importer {
     order.insert(order.end(), phases[7].begin(), phases[7].end());
     if (firsts == 0) reserve_details();
     {
-      // Slices chunks are parsed without the model (slice_chunk.h) by whichever thread is free
-      // first (chunk_prefetcher.h); this thread then interns and appends.
+      // Slices, counters and flows chunks are parsed without the model (slice_chunk.h,
+      // parsed_chunks.h) by whichever thread is free first (chunk_prefetcher.h); this thread then
+      // interns and appends.
       ChunkPrefetcher::Parse parse;
       parse.wants = [](const ChunkInfo& c) {
-        return static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand) == ChunkType::kSlices;
+        const auto type = static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand);
+        return type == ChunkType::kSlices || type == ChunkType::kFlows || type == ChunkType::kCounters;
       };
-      parse.parse = [path = path_](const ChunkInfo&, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& out) {
-        if (!dynamic_cast<SliceChunk*>(out.get())) out = std::make_unique<SliceChunk>();
-        auto& sc = static_cast<SliceChunk&>(*out);
+      parse.parse = [path = path_](const ChunkInfo& c, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& out) {
         ByteReader r(payload.data(), payload.size(), path, 0);
-        try {
-          parse_slice_chunk(r, sc);
-        } catch (...) {
-          sc.error = std::current_exception();
+        // The parse object of an earlier chunk is reused when it is of the right type.
+        auto run = [&](auto* kind, auto&& parse_into) {
+          using Chunk = std::remove_pointer_t<decltype(kind)>;
+          if (!dynamic_cast<Chunk*>(out.get())) out = std::make_unique<Chunk>();
+          auto& pc = static_cast<Chunk&>(*out);
+          try {
+            parse_into(r, pc);
+          } catch (...) {
+            pc.error = std::current_exception();
+          }
+        };
+        switch (static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand)) {
+          case ChunkType::kFlows: run(static_cast<FlowChunk*>(nullptr), parse_flow_chunk); break;
+          case ChunkType::kCounters: run(static_cast<CounterChunk*>(nullptr), parse_counter_chunk); break;
+          default: run(static_cast<SliceChunk*>(nullptr), parse_slice_chunk); break;
         }
       };
       ChunkPrefetcher ahead(reader_, order, 3, std::move(parse));
@@ -224,8 +237,22 @@ class Importer {
             slices(r);
           }
           break;
-        case ChunkType::kCounters: counters(r); break;
-        case ChunkType::kFlows: flows(r); break;
+        case ChunkType::kCounters:
+          if (auto* pc = dynamic_cast<CounterChunk*>(parsed_.get())) {
+            if (pc->error) std::rethrow_exception(pc->error);
+            apply_counters(*pc);
+          } else {
+            counters(r);
+          }
+          break;
+        case ChunkType::kFlows:
+          if (auto* pc = dynamic_cast<FlowChunk*>(parsed_.get())) {
+            if (pc->error) std::rethrow_exception(pc->error);
+            apply_flows(*pc);
+          } else {
+            flows(r);
+          }
+          break;
         case ChunkType::kCollectives: collectives(r); break;
         default: break;
       }
@@ -748,13 +775,32 @@ class Importer {
     report_.slices += static_cast<int64_t>(n);
   }
 
+  // A counters chunk parsed by parse_counter_chunk: the same as counters() on its payload.
+  void apply_counters(const CounterChunk& c) {
+    for (std::string_view sv : c.strings) (void)b_.strings().intern(sv);
+    const uint64_t n = c.time.size();
+    TrackState* st = track_state(c.file_track, n);
+    if (!st) return;
+    if (st->counter_reserve) {
+      b_.reserve_counter_samples(st->builder, st->counter_reserve);
+      st->counter_reserve = 0;
+      if (o_.prefault) {
+        const CounterColumns& cols = b_.trace().tracks[st->builder].counter;
+        prefault_.add_capacity(cols.time);
+        prefault_.add_capacity(cols.value);
+      }
+    }
+    b_.append_counter_samples(st->builder, c.time, c.value);
+    report_.counter_samples += static_cast<int64_t>(n);
+  }
+
   void counters(ByteReader& r) {
     pstrace::read_local_strings(r, b_.strings(), strs_);
     const uint64_t file_track = r.varint();
     const uint64_t n = r.count(9, "counter sample");
     start_.resize(n);
-    TimeNs t = 0;
-    for (uint64_t i = 0; i < n; ++i) start_[i] = t = (i == 0 ? r.svarint() : t + r.svarint());
+    uint64_t t = 0;  // the first time, then deltas (wrapping, as the writer's)
+    for (uint64_t i = 0; i < n; ++i) start_[i] = static_cast<TimeNs>(t += static_cast<uint64_t>(r.svarint()));
     const uint8_t* values = r.raw(n * 8);
     TrackState* st = track_state(file_track, n);
     if (!st) return;
@@ -775,6 +821,14 @@ class Importer {
 
   // Decoded straight into the trace's table (reserved by reserve_hints) with the file's refs;
   // resolve() maps them in place once every slice is in.
+  // A flows chunk parsed by parse_flow_chunk: the same as flows() on its payload.
+  void apply_flows(const FlowChunk& c) {
+    for (std::string_view sv : c.strings) (void)b_.strings().intern(sv);
+    std::vector<Flow>& out = b_.trace().flows;
+    if (flows_begin_ == ~size_t{0}) flows_begin_ = out.size();
+    out.insert(out.end(), c.flows.begin(), c.flows.end());
+  }
+
   void flows(ByteReader& r) {
     pstrace::read_local_strings(r, b_.strings(), strs_);
     const uint64_t n = r.count(3, "flow");
