@@ -5,7 +5,6 @@
 
 #if defined(__linux__)
 #include <pthread.h>
-#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cerrno>
@@ -79,10 +78,9 @@ void PagePrefaulter::stop() {
 void PagePrefaulter::run() {
 #if defined(__linux__)
   pthread_setname_np(pthread_self(), "ps-prefault");  // as ps and perf show it
-  // Idle priority: the thread only takes a core nobody else wants, so it never slows the reader
-  // or the chunk parser on a machine with few cores (SCHED_IDLE needs no privilege).
-  sched_param sp{};
-  (void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+  // Normal priority on purpose. At SCHED_IDLE (tried in stop 16: within the noise on an idle
+  // machine) a busy machine starves the thread, and stop() then waits for its slice in progress:
+  // a cancelled GUI load took up to 1 s to go idle while a build ran beside it.
 #endif
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
