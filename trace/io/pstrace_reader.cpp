@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -542,13 +543,13 @@ class Importer {
     if (flows) {
       std::vector<Flow>& f = b_.trace().flows;
       f.reserve(f.size() + std::min<uint64_t>(flows, uint64_t{1} << 32));
-      if (o_.prefault) prefault_.add_capacity(f);
+      if (prefault_on_) prefault_.add_capacity(f);
     }
     if (collectives) {
       std::vector<CollectiveInfo>& c = b_.trace().collectives;
       c.reserve(c.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
       pending_collectives_.reserve(pending_collectives_.size() + std::min<uint64_t>(collectives, uint64_t{1} << 32));
-      if (o_.prefault) {
+      if (prefault_on_) {
         prefault_.add_capacity(c);
         prefault_.add_capacity(pending_collectives_);
       }
@@ -608,7 +609,7 @@ class Importer {
     grow(tr.cpu_ops, SliceKind::kCpuOp);
     grow(tr.api_calls, SliceKind::kRuntimeApi);
     grow(tr.sm_spans, SliceKind::kSmSpan);
-    if (o_.prefault) {
+    if (prefault_on_) {
       prefault_.add_capacity(tr.kernels);
       prefault_.add_capacity(tr.memcpys);
       prefault_.add_capacity(tr.memsets);
@@ -657,7 +658,7 @@ class Importer {
       if (!sets_reserved_) {  // at most one set per slice: the heads' slice count bounds them
         store.reserve_sets(std::max<uint64_t>(expected_slices_, k));
         sets_reserved_ = true;
-        if (o_.prefault)
+        if (prefault_on_)
           for (const ArgStore::Unwritten& u : store.unwritten()) prefault_.add(u.at, u.bytes);
       }
       store_shape_.resize(h);
@@ -680,7 +681,7 @@ class Importer {
         stored += static_cast<uint64_t>(c.shape_sets[sh]) * store.unshared_count(store_shape_[sh]);
       }
       uint64_t* out = store.append_begin(stored);
-      if (o_.prefault && store.unwritten()[0].at != values_tail_) {  // the values grew: map the new room
+      if (prefault_on_ && store.unwritten()[0].at != values_tail_) {  // the values grew: map the new room
         values_tail_ = store.unwritten()[0].at;
         prefault_.add(values_tail_, store.unwritten()[0].bytes);
       }
@@ -705,7 +706,7 @@ class Importer {
     if (st->reserve) {  // the pre-pass's count for this track (reserve_hints), once
       b_.reserve_slices(bt, st->reserve, c.has_args);
       st->reserve = 0;
-      if (o_.prefault) {
+      if (prefault_on_) {
         const SliceColumns& cols = b_.trace().tracks[bt].slices;
         prefault_.add_capacity(cols.start);
         prefault_.add_capacity(cols.dur);
@@ -784,7 +785,7 @@ class Importer {
     if (st->counter_reserve) {
       b_.reserve_counter_samples(st->builder, st->counter_reserve);
       st->counter_reserve = 0;
-      if (o_.prefault) {
+      if (prefault_on_) {
         const CounterColumns& cols = b_.trace().tracks[st->builder].counter;
         prefault_.add_capacity(cols.time);
         prefault_.add_capacity(cols.value);
@@ -807,7 +808,7 @@ class Importer {
     if (st->counter_reserve) {
       b_.reserve_counter_samples(st->builder, st->counter_reserve);
       st->counter_reserve = 0;
-      if (o_.prefault) {
+      if (prefault_on_) {
         const CounterColumns& cols = b_.trace().tracks[st->builder].counter;
         prefault_.add_capacity(cols.time);
         prefault_.add_capacity(cols.value);
@@ -996,6 +997,7 @@ class Importer {
   uint64_t lost_to_undeclared_ = 0;
   uint32_t last_track_ = ~0u;      // resolve()'s last track (file index) and its state
   TrackState* last_state_ = nullptr;
+  const bool prefault_on_ = o_.prefault.value_or(std::thread::hardware_concurrency() >= 3);
   PagePrefaulter prefault_;       // maps reserved columns and tables beside the decoding
   const void* values_tail_ = nullptr;  // the arg values' unwritten room last handed to prefault_
   uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come

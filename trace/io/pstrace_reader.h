@@ -27,9 +27,12 @@ struct PstraceReadOptions {
   // manifest. Without it: the file's metadata (host, pid, rank), then its name
   // (<host>-<pid>-r<rank>.pstrace).
   std::optional<Process> default_process;
-  // Map the memory reserved for the trace on a second thread while decoding (page_prefaulter.h):
-  // the same result, sooner where first-touch page faults are a large part of a load.
-  bool prefault = true;
+  // Map the memory reserved for the trace on another thread while decoding (page_prefaulter.h):
+  // the same result, sooner where first-touch page faults are a large part of a load and a core is
+  // free for it. Unset: on where the machine has 3 or more cores (the reader's thread and the
+  // prefetch thread, which also parses, keep 2 busy; on the 2-core machine here a third thread
+  // made loads 2-6 % slower, docs/benchmarks.md "Stop 16").
+  std::optional<bool> prefault;
 };
 
 struct PstraceFileReport {

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -350,14 +351,15 @@ int main(int argc, char** argv) {
       // repeated loads of one file and nothing else (profiling the reader)
       const std::string file = argv[++i];
       const int repeat = i + 1 < argc && argv[i + 1][0] != '-' ? std::atoi(argv[++i]) : 3;
-      std::vector<bool> modes = {true};  // --prefault both: off then on in every round (side by side)
+      // --prefault both: off then on in every round (side by side); absent: the reader's default
+      std::vector<std::optional<bool>> modes = {std::nullopt};
       if (i + 2 < argc && std::strcmp(argv[i + 1], "--prefault") == 0) {
         const std::string m = argv[i + 2];
         i += 2;
-        modes = m == "both" ? std::vector<bool>{false, true} : std::vector<bool>{m != "off"};
+        modes = m == "both" ? std::vector<std::optional<bool>>{false, true} : std::vector<std::optional<bool>>{m != "off"};
       }
       for (int run = 0; run < repeat; ++run)
-        for (const bool pf : modes) {
+        for (const std::optional<bool> pf : modes) {
           PstraceReadOptions o;
           o.prefault = pf;
           const double c0 = cpu_seconds();
@@ -365,7 +367,7 @@ int main(int argc, char** argv) {
           const Trace back = read_pstrace(file, o);
           const double wall = seconds_since(t0), l = cpu_seconds() - c0;
           std::printf("load %" PRIu64 " events, prefault %-3s: %.3f wall s (%.2f M/s), %.3f cpu s (%.2f M/s cpu), trace %.0f MB (args %.0f MB), peak RSS %ld MB\n",
-                      events_of(back), pf ? "on" : "off", wall, events_of(back) / wall / 1e6, l, events_of(back) / l / 1e6,
+                      events_of(back), !pf ? "default" : *pf ? "on" : "off", wall, events_of(back) / wall / 1e6, l, events_of(back) / l / 1e6,
                       back.memory_bytes() / 1e6, back.args.memory_bytes() / 1e6, peak_rss_mb());
         }
       return 0;
