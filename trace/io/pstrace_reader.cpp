@@ -230,30 +230,9 @@ class Importer {
         case ChunkType::kTracks: tracks(r); break;
         case ChunkType::kTopology: topology(r); break;
         case ChunkType::kWarnings: warnings(r); break;
-        case ChunkType::kSlices:
-          if (auto* pc = dynamic_cast<SliceChunk*>(parsed_.get())) {
-            if (pc->error) std::rethrow_exception(pc->error);
-            apply_slices(*pc);
-          } else {
-            slices(r);
-          }
-          break;
-        case ChunkType::kCounters:
-          if (auto* pc = dynamic_cast<CounterChunk*>(parsed_.get())) {
-            if (pc->error) std::rethrow_exception(pc->error);
-            apply_counters(*pc);
-          } else {
-            counters(r);
-          }
-          break;
-        case ChunkType::kFlows:
-          if (auto* pc = dynamic_cast<FlowChunk*>(parsed_.get())) {
-            if (pc->error) std::rethrow_exception(pc->error);
-            apply_flows(*pc);
-          } else {
-            flows(r);
-          }
-          break;
+        case ChunkType::kSlices: parsed_or_own(r, own_slices_, parse_slice_chunk, [this](SliceChunk& sc) { apply_slices(sc); }); break;
+        case ChunkType::kCounters: parsed_or_own(r, own_counters_, parse_counter_chunk, [this](CounterChunk& cc) { apply_counters(cc); }); break;
+        case ChunkType::kFlows: parsed_or_own(r, own_flows_, parse_flow_chunk, [this](FlowChunk& fc) { apply_flows(fc); }); break;
         case ChunkType::kCollectives: collectives(r); break;
         default: break;
       }
@@ -628,10 +607,17 @@ class Importer {
     return nullptr;
   }
 
-  // A slices chunk: parsed here, or already on the prefetch thread (slice_chunk.h), then applied.
-  void slices(ByteReader& r) {
-    parse_slice_chunk(r, own_chunk_);
-    apply_slices(own_chunk_);
+  // A slices, counters or flows chunk as the prefetch thread parsed it (slice_chunk.h,
+  // parsed_chunks.h), or parsed here into `own` when it did not; then applied.
+  template <class Chunk, class Parse, class Apply>
+  void parsed_or_own(ByteReader& r, Chunk& own, Parse parse, Apply apply) {
+    if (auto* pc = dynamic_cast<Chunk*>(parsed_.get())) {
+      if (pc->error) std::rethrow_exception(pc->error);
+      apply(*pc);
+    } else {
+      parse(r, own);
+      apply(own);
+    }
   }
 
   // Interns the chunk's strings and appends its configurations, argument sets, detail records and
@@ -776,7 +762,7 @@ class Importer {
     report_.slices += static_cast<int64_t>(n);
   }
 
-  // A counters chunk parsed by parse_counter_chunk: the same as counters() on its payload.
+  // Interns a counters chunk's strings and appends its samples to its track.
   void apply_counters(const CounterChunk& c) {
     for (std::string_view sv : c.strings) (void)b_.strings().intern(sv);
     const uint64_t n = c.time.size();
@@ -795,53 +781,12 @@ class Importer {
     report_.counter_samples += static_cast<int64_t>(n);
   }
 
-  void counters(ByteReader& r) {
-    pstrace::read_local_strings(r, b_.strings(), strs_);
-    const uint64_t file_track = r.varint();
-    const uint64_t n = r.count(9, "counter sample");
-    start_.resize(n);
-    uint64_t t = 0;  // the first time, then deltas (wrapping, as the writer's)
-    for (uint64_t i = 0; i < n; ++i) start_[i] = static_cast<TimeNs>(t += static_cast<uint64_t>(r.svarint()));
-    const uint8_t* values = r.raw(n * 8);
-    TrackState* st = track_state(file_track, n);
-    if (!st) return;
-    if (st->counter_reserve) {
-      b_.reserve_counter_samples(st->builder, st->counter_reserve);
-      st->counter_reserve = 0;
-      if (prefault_on_) {
-        const CounterColumns& cols = b_.trace().tracks[st->builder].counter;
-        prefault_.add_capacity(cols.time);
-        prefault_.add_capacity(cols.value);
-      }
-    }
-    value_.resize(n);
-    if (n) std::memcpy(value_.data(), values, n * 8);
-    b_.append_counter_samples(st->builder, std::span<const TimeNs>(start_.data(), n), value_);
-    report_.counter_samples += static_cast<int64_t>(n);
-  }
-
-  // Decoded straight into the trace's table (reserved by reserve_hints) with the file's refs;
-  // resolve() maps them in place once every slice is in.
-  // A flows chunk parsed by parse_flow_chunk: the same as flows() on its payload.
+  // Interns a flows chunk's strings and appends its flows (resolved later, in place).
   void apply_flows(const FlowChunk& c) {
     for (std::string_view sv : c.strings) (void)b_.strings().intern(sv);
     std::vector<Flow>& out = b_.trace().flows;
     if (flows_begin_ == ~size_t{0}) flows_begin_ = out.size();
     out.insert(out.end(), c.flows.begin(), c.flows.end());
-  }
-
-  void flows(ByteReader& r) {
-    pstrace::read_local_strings(r, b_.strings(), strs_);
-    const uint64_t n = r.count(3, "flow");
-    std::vector<Flow>& out = b_.trace().flows;
-    if (flows_begin_ == ~size_t{0}) flows_begin_ = out.size();
-    for (uint64_t i = 0; i < n; ++i) {
-      Flow f;
-      f.from = read_ref(r);
-      f.to = read_ref(r);
-      f.kind = read_enum<FlowKind>(r, 6, "flow kind");
-      out.push_back(f);
-    }
   }
 
   void collectives(ByteReader& r) {
@@ -987,10 +932,10 @@ class Importer {
   std::vector<uint32_t> configs_;
   std::vector<uint32_t> store_shape_;
   std::vector<ArgField> fields_;
-  std::vector<TimeNs> start_;
-  std::vector<double> value_;
   std::vector<SliceRef> ref_;
-  SliceChunk own_chunk_;                       // a slices chunk parsed on this thread
+  SliceChunk own_slices_;                      // chunks parsed on this thread (parsed_or_own)
+  CounterChunk own_counters_;
+  FlowChunk own_flows_;
   std::unique_ptr<ParsedChunk> parsed_;        // the prefetcher's parse of the chunk decode_chunk is given
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
   std::vector<PendingCollective> pending_collectives_;
