@@ -73,7 +73,7 @@ TEST_CASE("Chunk prefetcher: every payload in the given order, a damaged chunk's
 }
 
 TEST_CASE("Chunk prefetcher: the parse hook's result comes with its chunk, empty where it does not parse, recycled", "[io][pstrace]") {
-  // The hook parses slices chunks only (as the reader's does: slice_chunk.h), on either thread; each
+  // The hook parses slices chunks only (the reader's also parses flows and counters), on either thread; each
   // result must arrive with its own payload, other chunks with nothing, and at most a few parse
   // objects ever exist. Run twice: the reader taking chunks at once (it parses most itself) and
   // slowly (the prefetch thread parses ahead).

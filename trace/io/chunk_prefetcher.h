@@ -5,7 +5,7 @@
 // in its place, so the reader reports it as it would have. The ChunkReader must not decompress on
 // any other thread while a prefetcher runs over it (its zstd context is single-threaded). An optional
 // parse hook also decodes chosen payloads into a ParsedChunk (the reader's own type, e.g. a slices
-// chunk without the model: slice_chunk.h), handed out beside the payload. That work is shared: the
+// chunk without the model: slice_chunk.h, parsed_chunks.h), handed out beside the payload. That work is shared: the
 // prefetch thread parses the newest waiting chunk whenever it is `ahead` chunks ahead, and next()
 // parses a chunk itself when the prefetch thread has not started it, so neither thread idles while
 // the other has work. The parse objects are recycled, so their buffers are allocated once.
