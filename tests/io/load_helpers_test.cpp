@@ -149,6 +149,62 @@ TEST_CASE("Chunk prefetcher: destroyed before every chunk was taken, it stops", 
   fs::remove_all(dir);
 }
 
+TEST_CASE("Chunk prefetcher: the idle hook runs on the prefetch thread between chunks, never in place of one", "[io][pstrace]") {
+  // The reader's page prefaulter runs through this hook on 2 cores. A slow reader leaves the prefetch
+  // thread idle: it must spend that time in the hook, still hand every payload over in order, and
+  // stop when destroyed even if the hook always has more work.
+  const fs::path dir = test::temp_dir("pst-prefetch-idle");
+  const std::string path = (dir / "p.pstrace").string();
+  PstraceWriteOptions o;
+  o.slices_per_chunk = 16;
+  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  ChunkReader r(path);
+  std::vector<const ChunkInfo*> order;
+  for (const ChunkInfo& c : r.chunks()) order.push_back(&c);
+  REQUIRE(order.size() > 20);
+  std::vector<std::vector<uint8_t>> expected;
+  {
+    ChunkReader plain(path);
+    for (const ChunkInfo& c : plain.chunks()) expected.push_back(plain.payload(c));
+  }
+  const std::thread::id reader_thread = std::this_thread::get_id();
+  std::atomic<int> pieces{0}, on_reader{0};
+  constexpr int kBudget = 200;  // pieces of idle work on offer
+  ChunkPrefetcher::Parse parse;
+  parse.idle = [&] {
+    if (std::this_thread::get_id() == reader_thread) ++on_reader;
+    return ++pieces < kBudget;
+  };
+  {
+    ChunkPrefetcher ahead(r, order, 2, parse);
+    std::vector<uint8_t> got;
+    for (size_t i = 0; i < order.size(); ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      ahead.next(got);
+      INFO("chunk " << i);
+      CHECK(got == expected[i]);
+    }
+  }
+  CHECK(pieces.load() >= kBudget);  // with a slow reader the hook got the idle time, all of it
+  CHECK(on_reader.load() == 0);
+  {
+    ChunkPrefetcher::Parse endless;
+    endless.idle = [] {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      return true;
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+      ChunkPrefetcher ahead(r, order, 1, endless);
+      std::vector<uint8_t> got;
+      ahead.next(got);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));  // joined after the piece in progress
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("A load with and without the page prefaulter gives the same trace", "[io][pstrace]") {
   // 300 000 kernels with args on one GPU stream: every column and table is megabytes, so the load
   // hands them to the prefaulter (ranges of 1 MiB and more) while it decodes 19 chunks.
@@ -208,7 +264,7 @@ TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops o
   CHECK(resident() == 0);  // fresh anonymous memory: nothing mapped yet
   static_cast<unsigned char*>(m)[100] = 7;  // the owner writes its first page itself
   {
-    PagePrefaulter p(0);
+    PagePrefaulter p(PagePrefaulter::Runner::kOwnThread, 0);
     p.add(m, bytes);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (resident() < bytes / page && std::chrono::steady_clock::now() < until)
@@ -225,7 +281,7 @@ TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops o
   const size_t huge = size_t{64} << 30;
   void* h = mmap(nullptr, huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (h != MAP_FAILED) {
-    PagePrefaulter p(0);
+    PagePrefaulter p(PagePrefaulter::Runner::kOwnThread, 0);
     p.add(h, huge);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const auto t0 = std::chrono::steady_clock::now();
@@ -234,4 +290,40 @@ TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops o
     CHECK(p.populated_bytes() < huge);
     munmap(h, huge);
   }
+}
+
+TEST_CASE("Page prefaulter, caller-driven: step() maps a slice at a time on the calling thread, none after stop()", "[io][pstrace]") {
+  if (!PagePrefaulter::supported()) {
+    WARN("SKIPPED: no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
+    return;
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t bytes = size_t{4} << 20;
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(m != MAP_FAILED);
+  auto resident = [&] {
+    std::vector<unsigned char> v(bytes / page);
+    REQUIRE(mincore(m, bytes, v.data()) == 0);
+    size_t n = 0;
+    for (unsigned char c : v) n += c & 1;
+    return n;
+  };
+  PagePrefaulter p(PagePrefaulter::Runner::kCaller, 0);
+  CHECK_FALSE(p.step());  // nothing queued
+  p.add(m, bytes);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(resident() == 0);  // no thread of its own: nothing happens until someone steps
+  CHECK(p.step());
+  const size_t after_one = resident();
+  CHECK(after_one > 0);
+  CHECK(after_one * page <= (size_t{256} << 10));  // one slice
+  int steps = 1;
+  while (p.step()) ++steps;
+  CHECK(resident() == bytes / page);
+  CHECK(p.populated_bytes() == bytes);
+  CHECK(steps == static_cast<int>(bytes / (size_t{256} << 10)));
+  p.add(m, bytes);
+  p.stop();
+  CHECK_FALSE(p.step());
+  munmap(m, bytes);
 }

@@ -374,6 +374,85 @@ TEST_CASE("Lying counts and unknown chunks are rejected or skipped, never truste
     }
     REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("string index 9 outside the chunk's table of 1"));
   }
+  SECTION("errors deep in long columns and argument sets name the byte a value-by-value read names") {
+    // 40 slices with one argument set each: long enough that the parse decodes columns and sets
+    // through its raw-pointer fast path (slice_chunk.cpp), which hands anything unusual back to the
+    // checked path. Each damaged value must be reported with the checked path's message and offset
+    // (the byte after the bad value), and the undamaged chunk must load with every value.
+    enum class Bad { kNone, kShape, kStringValue, kLongVarint, kName, kSetId };
+    auto write = [&](Bad bad) {
+      uint64_t bad_end = 0;  // payload byte after the damaged value
+      PstraceWriter w(path);
+      prefix(w);
+      ByteWriter b;
+      b.varint(1);
+      b.str("key");
+      b.varint(0);   // track 0
+      b.varint(0);   // first row
+      b.varint(40);  // slices
+      b.varint(0);   // no launch configs
+      b.varint(1);   // one shape: an int and a string
+      b.varint(2);
+      b.varint(1);
+      b.u8(static_cast<uint8_t>(ArgValue::Type::kInt));
+      b.varint(1);
+      b.u8(static_cast<uint8_t>(ArgValue::Type::kString));
+      b.varint(40);  // sets
+      for (int i = 0; i < 40; ++i) {
+        b.varint(bad == Bad::kShape && i == 20 ? 5 : 0);
+        if (bad == Bad::kShape && i == 20) bad_end = b.size();
+        if (bad == Bad::kLongVarint && i == 20) {
+          for (int j = 0; j < 10; ++j) b.u8(0x80);
+          bad_end = b.size();  // the reader gives up after 10 bytes
+          b.u8(0);
+        } else {
+          b.svarint(i == 0 ? 1000 : 3);  // 1000, 1003, 1006, ...
+        }
+        b.varint(bad == Bad::kStringValue && i == 20 ? 7 : 1);
+        if (bad == Bad::kStringValue && i == 20) bad_end = b.size();
+      }
+      b.u8(1);  // slices have args
+      for (int i = 0; i < 40; ++i) b.svarint(i == 0 ? 100 : 10);  // starts 100, 110, ...
+      for (int i = 0; i < 40; ++i) b.varint(5);
+      for (int i = 0; i < 40; ++i) {
+        b.varint(bad == Bad::kName && i == 25 ? 9 : 1);
+        if (bad == Bad::kName && i == 25) bad_end = b.size();
+      }
+      for (int i = 0; i < 40; ++i) b.u8(static_cast<uint8_t>(SliceKind::kGeneric) | 0x10);
+      for (int i = 0; i < 40; ++i) {
+        b.varint(bad == Bad::kSetId && i == 30 ? 41 : static_cast<uint64_t>(i + 1));
+        if (bad == Bad::kSetId && i == 30) bad_end = b.size();
+      }
+      w.append_raw(ChunkType::kSlices, b.bytes(), Codec::kNone);
+      return bad_end;
+    };
+    write(Bad::kNone);
+    const Trace t = read_pstrace(path);
+    REQUIRE(t.slice_count() == 40);
+    const SliceColumns& cols = t.tracks[0].slices;
+    for (size_t i = 0; i < 40; ++i) {
+      INFO("slice " << i);
+      CHECK(cols.start[i] == 100 + 10 * static_cast<TimeNs>(i));
+      CHECK(cols.dur[i] == 5);
+      CHECK(t.strings.view(cols.name[i]) == "key");
+      const ArgSetView a = t.args.get(cols.args[i]);
+      REQUIRE(a.size() == 2);
+      CHECK(a[0].value.i == 1000 + 3 * static_cast<int64_t>(i));
+      CHECK(t.strings.view(a[1].value.s) == "key");
+    }
+    const std::pair<Bad, std::string> cases[] = {
+        {Bad::kShape, "argument shape 5 outside the chunk's 1"},
+        {Bad::kStringValue, "string index 7 outside the chunk's table of 2"},
+        {Bad::kLongVarint, "varint longer than 10 bytes"},
+        {Bad::kName, "string index 9 outside the chunk's table of 2"},
+        {Bad::kSetId, "argument set 41 outside the chunk's 40"},
+    };
+    for (const auto& [bad, message] : cases) {
+      INFO(message);
+      const uint64_t end = write(bad);
+      REQUIRE_THROWS_WITH(read_pstrace(path), Catch::Contains("slices chunk, payload byte " + std::to_string(end) + "): " + message));
+    }
+  }
   SECTION("unknown chunk types: optional skipped with a warning, must-understand refused") {
     {
       PstraceWriter w(path);

@@ -39,10 +39,21 @@ void ChunkPrefetcher::run() {
           if (it->state == ParseState::kWaiting) return &*it;
         return nullptr;
       };
-      cv_.wait(lock, [&] {
-        return stopping_ || (next_chunk < order_.size() && ready_.size() < ahead_) || waiting() != nullptr ||
-               next_chunk == order_.size();
-      });
+      auto work = [&] {
+        return stopping_ || (next_chunk < order_.size() && ready_.size() < ahead_) || waiting() != nullptr;
+      };
+      bool idle_has_more = static_cast<bool>(parse_.idle);
+      while (!work()) {
+        if (idle_has_more) {  // nothing of ours to do: the idle hook's work, a piece at a time
+          lock.unlock();
+          idle_has_more = parse_.idle();
+          lock.lock();
+          continue;
+        }
+        if (next_chunk == order_.size()) return;  // every chunk read and parsed, no idle work left
+        cv_.wait(lock);
+        idle_has_more = static_cast<bool>(parse_.idle);
+      }
       if (stopping_) return;
       if (next_chunk < order_.size() && ready_.size() < ahead_) {
         if (!spare_.empty()) {
@@ -50,14 +61,13 @@ void ChunkPrefetcher::run() {
           spare_.pop_back();
         }
         s.chunk = order_[next_chunk++];
-      } else if ((to_parse = waiting()) != nullptr) {
+      } else {
+        to_parse = waiting();
         to_parse->state = ParseState::kParsing;
         if (!to_parse->parsed && !spare_parsed_.empty()) {
           to_parse->parsed = std::move(spare_parsed_.back());
           spare_parsed_.pop_back();
         }
-      } else {
-        return;  // every chunk read and nothing left to parse
       }
     }
     if (to_parse) {

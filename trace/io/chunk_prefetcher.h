@@ -8,7 +8,8 @@
 // chunk without the model: slice_chunk.h, parsed_chunks.h), handed out beside the payload. That work is shared: the
 // prefetch thread parses the newest waiting chunk whenever it is `ahead` chunks ahead, and next()
 // parses a chunk itself when the prefetch thread has not started it, so neither thread idles while
-// the other has work. The parse objects are recycled, so their buffers are allocated once.
+// the other has work. The parse objects are recycled, so their buffers are allocated once. An idle
+// hook gives the prefetch thread other work for when it would wait (the reader's page prefaulter).
 #pragma once
 
 #include <condition_variable>
@@ -38,6 +39,11 @@ class ChunkPrefetcher {
   struct Parse {
     std::function<bool(const ChunkInfo&)> wants;
     std::function<void(const ChunkInfo&, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& parsed)> parse;
+    // Optional: a small piece of other work for the prefetch thread when it would wait (the window
+    // is full and nothing is left to parse, or every chunk is done): returns false when it has none.
+    // Called without the lock, again while it returns true and nothing else is to do; after a false
+    // it is tried again at the next wake-up (the reader taking a chunk).
+    std::function<bool()> idle;
   };
   // Starts decompressing `order` (pointers into reader.chunks()), at most `ahead` chunks ahead.
   ChunkPrefetcher(const ChunkReader& reader, std::vector<const ChunkInfo*> order, size_t ahead = 3, Parse parse = {});

@@ -61,7 +61,7 @@ void PagePrefaulter::add(const void* p, size_t bytes) {
     std::lock_guard<std::mutex> lock(m_);
     if (stopping_) return;
     ranges_.push_back({b, e, b});
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (runner_ == Runner::kOwnThread && !thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   cv_.notify_one();
 }
@@ -75,6 +75,41 @@ void PagePrefaulter::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool PagePrefaulter::take(uintptr_t& at, uintptr_t& len) {
+  if (stopping_ || ranges_.empty()) return false;
+  // the least advanced range (as a fraction of its length) next
+  auto it = std::min_element(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) {
+    return static_cast<double>(a.next - a.begin) / static_cast<double>(a.end - a.begin) <
+           static_cast<double>(b.next - b.begin) / static_cast<double>(b.end - b.begin);
+  });
+  at = it->next;
+  len = std::min(kSlice, it->end - at);
+  it->next += len;
+  if (it->next >= it->end) ranges_.erase(it);
+  return true;
+}
+
+void PagePrefaulter::map(std::unique_lock<std::mutex>& lock, uintptr_t at, uintptr_t len) {
+  lock.unlock();
+  const int r = populate(at, len);
+  lock.lock();
+  if (r == 0) {
+    populated_ += len;
+  } else if (r == 2) {
+    g_refused.store(true, std::memory_order_relaxed);
+    ranges_.clear();
+  }
+  // r == 1: that slice could not be mapped (freed meanwhile?): the owner faults it if it needs it
+}
+
+bool PagePrefaulter::step() {
+  std::unique_lock<std::mutex> lock(m_);
+  uintptr_t at = 0, len = 0;
+  if (!take(at, len)) return false;
+  map(lock, at, len);
+  return true;
+}
+
 void PagePrefaulter::run() {
 #if defined(__linux__)
   pthread_setname_np(pthread_self(), "ps-prefault");  // as ps and perf show it
@@ -85,26 +120,9 @@ void PagePrefaulter::run() {
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
     cv_.wait(lock, [this] { return stopping_ || !ranges_.empty(); });
-    if (stopping_) return;
-    // the least advanced range (as a fraction of its length) next
-    auto it = std::min_element(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) {
-      return static_cast<double>(a.next - a.begin) / static_cast<double>(a.end - a.begin) <
-             static_cast<double>(b.next - b.begin) / static_cast<double>(b.end - b.begin);
-    });
-    const uintptr_t at = it->next, len = std::min(kSlice, it->end - at);
-    it->next += len;
-    if (it->next >= it->end) ranges_.erase(it);
-    lock.unlock();
-    const int r = populate(at, len);
-    lock.lock();
-    if (r == 0) {
-      populated_ += len;
-    } else if (r == 2) {
-      g_refused.store(true, std::memory_order_relaxed);
-      ranges_.clear();
-      return;
-    }
-    // r == 1: that slice could not be mapped (freed meanwhile?): the owner faults it if it needs it
+    uintptr_t at = 0, len = 0;
+    if (!take(at, len)) return;  // stopping
+    map(lock, at, len);
   }
 }
 

@@ -5,7 +5,10 @@
 // pages without writing to them, so the data is never touched: racing the owner's own writes, a
 // freed or reused range, or a range the owner never fills are all harmless (at worst wasted work).
 // Elsewhere, or when the kernel refuses, it does nothing. Ranges advance together (the least
-// populated first), as a reader fills its columns together.
+// populated first), as a reader fills its columns together. The work runs on the prefaulter's own
+// thread, or (kCaller) in slices on a thread that calls step() when it would otherwise wait: the
+// .pstrace reader's prefetch thread, between chunks, where a third thread would compete with the
+// two that decode (docs/benchmarks.md, "Stop 17").
 #pragma once
 
 #include <condition_variable>
@@ -19,8 +22,10 @@ namespace parascope {
 
 class PagePrefaulter {
  public:
+  enum class Runner : uint8_t { kOwnThread, kCaller };
   // `min_bytes`: ranges smaller than this are left to the owner (not worth a wake-up).
-  explicit PagePrefaulter(size_t min_bytes = size_t{1} << 20) : min_bytes_(min_bytes) {}
+  explicit PagePrefaulter(Runner runner = Runner::kOwnThread, size_t min_bytes = size_t{1} << 20)
+      : runner_(runner), min_bytes_(min_bytes) {}
   ~PagePrefaulter() { stop(); }
   PagePrefaulter(const PagePrefaulter&) = delete;
   PagePrefaulter& operator=(const PagePrefaulter&) = delete;
@@ -28,13 +33,16 @@ class PagePrefaulter {
   // Whether this build and kernel can prefault (false after the first refusal).
   static bool supported();
 
-  // Queues [p, p + bytes) (page-aligned inward); starts the thread on first use.
+  // Queues [p, p + bytes) (page-aligned inward); kOwnThread: starts the thread on first use.
   void add(const void* p, size_t bytes);
   // The unused capacity of a vector: where its next elements will be written.
   template <typename V>
   void add_capacity(const V& v) {
     if (v.capacity() > v.size()) add(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(*v.data()));
   }
+  // kCaller: maps one slice (at most 256 KiB) of the queued ranges on the calling thread; false when
+  // nothing is queued (or after stop()). Any thread.
+  bool step();
   // Stops after the slice in progress and joins the thread. Safe to call more than once.
   void stop();
 
@@ -45,6 +53,11 @@ class PagePrefaulter {
     uintptr_t begin, end, next;
   };
   void run();
+  // Takes the next slice of the least advanced range (lock held): false when none is queued.
+  bool take(uintptr_t& at, uintptr_t& len);
+  // Maps [at, at + len) without the lock, then books it (lock held again on return).
+  void map(std::unique_lock<std::mutex>& lock, uintptr_t at, uintptr_t len);
+  Runner runner_;
   size_t min_bytes_;
   std::mutex m_;
   std::condition_variable cv_;

@@ -170,6 +170,9 @@ class Importer {
           default: run(static_cast<SliceChunk*>(nullptr), parse_slice_chunk); break;
         }
       };
+      // With 2 cores the pages are mapped by the prefetch thread when it would wait, not by a third
+      // thread competing with the two that decode.
+      if (prefault_on_ && prefault_runner() == PagePrefaulter::Runner::kCaller) parse.idle = [this] { return prefault_.step(); };
       ChunkPrefetcher ahead(reader_, order, 3, std::move(parse));
       for (size_t i = 0; i < order.size(); ++i) {
         bool read = true;
@@ -833,19 +836,27 @@ class Importer {
 
   // --- references ---------------------------------------------------------------------------
 
-  EventRef resolve(EventRef file_ref) {
+  // resolve()'s last track (file index) and its state. Flows keep one for their sources and one for
+  // their targets: a launch flow goes from a CPU thread to a GPU stream, so one cache would miss on
+  // every reference.
+  struct LastTrack {
+    uint32_t file_track = ~0u;
+    TrackState* state = nullptr;
+  };
+
+  EventRef resolve(EventRef file_ref, LastTrack& last) {
     if (!file_ref.valid()) return {};
     // Flows name a few tracks over and over, with rows mostly rising: the last track's state
     // and segment are tried first (a hit gives the same answer as the search).
     TrackState* stp;
-    if (file_ref.track == last_track_ && last_state_) {
-      stp = last_state_;
+    if (file_ref.track == last.file_track && last.state) {
+      stp = last.state;
     } else {
       auto it = tracks_.find(file_ref.track);
       if (it == tracks_.end()) return {};
       stp = &it->second;
-      last_track_ = file_ref.track;
-      last_state_ = stp;
+      last.file_track = file_ref.track;
+      last.state = stp;
     }
     TrackState& st = *stp;
     if (!st.sorted) {
@@ -871,13 +882,14 @@ class Importer {
 
   void resolve() {
     Trace& tr = b_.trace();
+    LastTrack last_from, last_to;
     size_t dangling = 0;
     if (flows_begin_ != ~size_t{0}) {
       size_t kept = flows_begin_;
       for (size_t i = flows_begin_; i < tr.flows.size(); ++i) {
         Flow f = tr.flows[i];
-        f.from = resolve(f.from);
-        f.to = resolve(f.to);
+        f.from = resolve(f.from, last_from);
+        f.to = resolve(f.to, last_to);
         if (!f.from.valid() || !f.to.valid()) {
           ++dangling;
           continue;
@@ -891,12 +903,12 @@ class Importer {
     size_t lost_refs = 0;
     for (const auto& c : pending_collectives_) {
       CollectiveInfo& ci = tr.collectives[c.index];
-      ci.kernel = resolve(c.kernel);
-      ci.cpu_op = resolve(c.cpu_op);
+      ci.kernel = resolve(c.kernel, last_from);
+      ci.cpu_op = resolve(c.cpu_op, last_to);
       lost_refs += (c.kernel.valid() && !ci.kernel.valid()) + (c.cpu_op.valid() && !ci.cpu_op.valid());
     }
     for (const auto& [span, ref] : span_kernels_) {
-      tr.sm_spans[span].kernel = resolve(ref);
+      tr.sm_spans[span].kernel = resolve(ref, last_from);
       lost_refs += !tr.sm_spans[span].kernel.valid();
     }
     if (lost_refs) warn(std::to_string(lost_refs) + " references to slices that are not in the file were cleared");
@@ -940,10 +952,11 @@ class Importer {
   std::vector<std::pair<uint32_t, EventRef>> span_kernels_;
   std::vector<PendingCollective> pending_collectives_;
   uint64_t lost_to_undeclared_ = 0;
-  uint32_t last_track_ = ~0u;      // resolve()'s last track (file index) and its state
-  TrackState* last_state_ = nullptr;
-  const bool prefault_on_ = o_.prefault.value_or(std::thread::hardware_concurrency() >= 3);
-  PagePrefaulter prefault_;       // maps reserved columns and tables beside the decoding
+  static PagePrefaulter::Runner prefault_runner() {
+    return std::thread::hardware_concurrency() >= 3 ? PagePrefaulter::Runner::kOwnThread : PagePrefaulter::Runner::kCaller;
+  }
+  const bool prefault_on_ = o_.prefault.value_or(true);
+  PagePrefaulter prefault_{prefault_runner()};  // maps reserved columns and tables beside the decoding
   const void* values_tail_ = nullptr;  // the arg values' unwritten room last handed to prefault_
   uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come
   bool sets_reserved_ = false;

@@ -27,11 +27,12 @@ struct PstraceReadOptions {
   // manifest. Without it: the file's metadata (host, pid, rank), then its name
   // (<host>-<pid>-r<rank>.pstrace).
   std::optional<Process> default_process;
-  // Map the memory reserved for the trace on another thread while decoding (page_prefaulter.h):
-  // the same result, sooner where first-touch page faults are a large part of a load and a core is
-  // free for it. Unset: on where the machine has 3 or more cores (the reader's thread and the
-  // prefetch thread, which also parses, keep 2 busy; on the 2-core machine here a third thread
-  // made loads 2-6 % slower, docs/benchmarks.md "Stop 16").
+  // Map the memory reserved for the trace ahead of the writes (page_prefaulter.h): the same result,
+  // sooner, since first-touch page faults are a large part of a load. With 3 or more cores a thread
+  // of its own does it; with fewer, the prefetch thread does it when it would otherwise wait (a
+  // third thread competing with the two that decode made loads 2-6 % slower on the 2-core machine
+  // here; in the prefetch thread's idle time it made them ~6 % faster: docs/benchmarks.md, "Stop
+  // 17"). Unset: on.
   std::optional<bool> prefault;
 };
 

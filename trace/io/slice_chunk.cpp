@@ -15,35 +15,116 @@ using pstrace::local_string;
 using pstrace::read_enum;
 using pstrace::read_ref;
 
+// One varint at p (at least 10 bytes readable), advancing p; false if longer than 10 bytes.
+[[gnu::always_inline]] inline bool raw_varint(const uint8_t*& p, uint64_t& v) {
+  v = *p++;
+  if (v < 0x80) [[likely]] return true;
+  v &= 0x7F;
+  for (int shift = 7; shift < 70; shift += 7) {
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
 // Decodes a column of n varints with one bound check per value while 10 bytes remain (a varint
-// is at most 10 bytes), then through ByteReader's checked path; a malformed value is re-read by
-// ByteReader so errors and their offsets are the same as reading value by value.
-template <class Put>
-void varint_column(ByteReader& r, uint64_t n, Put&& put) {
+// is at most 10 bytes), then value by value through `checked(i)` (ByteReader's checked path). A
+// malformed value, or one of `limit` or more, ends the fast loop with `r` at its start, so the
+// checked path reads it again and reports it at the same offset as reading value by value.
+template <class Put, class Checked>
+void varint_column(ByteReader& r, uint64_t n, uint64_t limit, Put&& put, Checked&& checked) {
   const uint8_t* const begin = r.raw(0);
   const uint8_t* p = begin;
   const uint8_t* const fast_end = r.remaining() >= 10 ? begin + (r.remaining() - 9) : begin;
   uint64_t i = 0;
   for (; i < n && p < fast_end; ++i) {
     const uint8_t* const at = p;
-    uint64_t v = *p++;
-    if (v >= 0x80) [[unlikely]] {
-      v &= 0x7F;
-      bool end = false;
-      for (int shift = 7; shift < 70 && !end; shift += 7) {
-        const uint8_t b = *p++;
-        v |= static_cast<uint64_t>(b & 0x7F) << shift;
-        end = !(b & 0x80);
-      }
-      if (!end) {
-        r.raw(static_cast<size_t>(at - begin));
-        r.varint();  // throws: longer than 10 bytes
-      }
+    uint64_t v = 0;
+    if (!raw_varint(p, v) || v >= limit) [[unlikely]] {
+      p = at;
+      break;
     }
     put(i, v);
   }
   r.raw(static_cast<size_t>(p - begin));
-  for (; i < n; ++i) put(i, r.varint());
+  for (; i < n; ++i) checked(i);
+}
+
+// The argument sets of a slices chunk (see parse_slice_chunk) decoded from a raw pointer, with one
+// bound check per set while a whole set (at most 10 bytes per value and for its shape) fits, and
+// the chunk's tables held in locals (stores through the uint8_t `same` would otherwise make the
+// compiler reload every vector's data pointer per value). Returns how many sets it decoded, with
+// `r` after them. Anything unusual (a long varint, a shape or string out of range, values past the
+// room) returns 0 with `r`, `prev`, `used` and the per-shape tallies as they were, so the checked
+// loop decodes everything again and reports the problem at the same offset.
+uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, uint32_t widest, size_t room, size_t& used) {
+  const uint64_t k = out.k;
+  const uint64_t h = out.shape_fields.size() - 1;
+  const size_t per_set = 10 + size_t{widest} * 10;
+  const uint8_t* const begin = r.raw(0);
+  const uint8_t* const end = begin + r.remaining();
+  const uint8_t* p = begin;
+  const uint32_t* const fields = out.shape_fields.data();
+  const ArgValue::Type* const types = out.shape_types.data();
+  uint32_t* const shape_sets = out.shape_sets.data();
+  uint32_t* const set_shapes = out.set_shapes.data();
+  uint64_t* const first_bits = out.first_bits.data();
+  uint8_t* const same = out.same.data();
+  uint64_t* const bits = out.bits.data();
+  int64_t* const pv = prev.data();
+  const uint64_t strings = out.local.size();
+  size_t u = used;
+  uint64_t i = 0;
+  bool ok = true;
+  for (; i < k && static_cast<size_t>(end - p) >= per_set; ++i) {
+    uint64_t sh = 0;
+    if (!raw_varint(p, sh) || sh >= h) {
+      ok = false;
+      break;
+    }
+    const uint32_t fb = fields[sh], fe = fields[sh + 1];
+    if (u + (fe - fb) > room) {
+      ok = false;
+      break;
+    }
+    const bool first = shape_sets[sh]++ == 0;
+    for (uint32_t f = fb; f < fe && ok; ++f) {
+      uint64_t v = 0;
+      switch (types[f]) {
+        case ArgValue::Type::kInt:
+        case ArgValue::Type::kUInt: {
+          uint64_t z = 0;
+          ok = raw_varint(p, z);
+          pv[f] = static_cast<int64_t>(static_cast<uint64_t>(pv[f]) + ((z >> 1) ^ (~(z & 1) + 1)));
+          v = static_cast<uint64_t>(pv[f]);
+          break;
+        }
+        case ArgValue::Type::kDouble:
+          std::memcpy(&v, p, 8);
+          p += 8;
+          break;
+        case ArgValue::Type::kBool: v = *p++ != 0; break;
+        case ArgValue::Type::kString:
+        case ArgValue::Type::kJson: ok = raw_varint(p, v) && v < strings; break;
+      }
+      bits[u++] = v;
+      if (first) first_bits[f] = v;
+      else same[f] &= first_bits[f] == v;
+    }
+    if (!ok) break;
+    set_shapes[i] = static_cast<uint32_t>(sh);
+  }
+  if (!ok) {  // start over on the checked path
+    std::fill(prev.begin(), prev.end(), 0);
+    std::fill(out.shape_sets.begin(), out.shape_sets.end(), 0);
+    std::fill(out.first_bits.begin(), out.first_bits.end(), 0);
+    std::fill(out.same.begin(), out.same.end(), 1);
+    return 0;
+  }
+  r.raw(static_cast<size_t>(p - begin));
+  used = u;
+  return i;
 }
 
 }  // namespace
@@ -106,7 +187,8 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
   out.shape_sets.assign(h, 0);
   out.set_shapes.resize(k);
   size_t used = 0;
-  for (uint64_t i = 0; i < k; ++i) {
+  const uint64_t decoded = fast_sets(r, out, prev, widest, room, used);
+  for (uint64_t i = decoded; i < k; ++i) {
     const uint64_t sh = r.varint();
     if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
     const uint32_t fb = out.shape_fields[sh], fe = out.shape_fields[sh + 1];
@@ -144,20 +226,28 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
   out.name.resize(n);
   out.kind.resize(n);
   uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
-  varint_column(r, n, [&](uint64_t i, uint64_t z) {
+  TimeNs* const start = out.start.data();
+  auto put_start = [&](uint64_t i, uint64_t z) {
     t += (z >> 1) ^ (~(z & 1) + 1);
-    out.start[i] = static_cast<TimeNs>(t);
-  });
-  varint_column(r, n, [&](uint64_t i, uint64_t v) { out.dur[i] = static_cast<TimeNs>(v); });
-  for (uint64_t i = 0; i < n; ++i) out.name[i] = local_string(r, strs);
+    start[i] = static_cast<TimeNs>(t);
+  };
+  varint_column(r, n, UINT64_MAX, put_start, [&](uint64_t i) { put_start(i, r.varint()); });
+  TimeNs* const dur = out.dur.data();
+  varint_column(r, n, UINT64_MAX, [&](uint64_t i, uint64_t v) { dur[i] = static_cast<TimeNs>(v); },
+                [&](uint64_t i) { dur[i] = static_cast<TimeNs>(r.varint()); });
+  StringId* const name = out.name.data();
+  varint_column(r, n, strs.size(), [&](uint64_t i, uint64_t v) { name[i] = static_cast<StringId>(v); },
+                [&](uint64_t i) { name[i] = local_string(r, strs); });
   if (n) std::memcpy(out.kind.data(), r.raw(n), n);
   if (out.has_args) {
     out.set.resize(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      const uint64_t s = r.varint();
-      if (s > k) r.fail("argument set " + std::to_string(s) + " outside the chunk's " + std::to_string(k));
-      out.set[i] = static_cast<uint32_t>(s);
-    }
+    uint32_t* const set = out.set.data();
+    varint_column(r, n, k + 1, [&](uint64_t i, uint64_t v) { set[i] = static_cast<uint32_t>(v); },
+                  [&](uint64_t i) {
+                    const uint64_t s = r.varint();
+                    if (s > k) r.fail("argument set " + std::to_string(s) + " outside the chunk's " + std::to_string(k));
+                    set[i] = static_cast<uint32_t>(s);
+                  });
   }
   out.kernels.clear();
   out.memcpys.clear();
