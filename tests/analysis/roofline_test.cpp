@@ -82,6 +82,14 @@ TEST_CASE("FLOPs and bytes of PyTorch ops from their input shapes", "[analysis][
   CHECK_FALSE(op_shape_work("aten::mm", "[[8192, 4096], [1024, 8192]]", "", w));  // inner dims differ
   CHECK_FALSE(op_shape_work("aten::gelu", "[[8192, 8192]]", "", w));
   CHECK_FALSE(op_shape_work("aten::mm", "not json", "", w));
+  // no shapes (most ops around a launch) and a broken array: false, whatever the first byte
+  CHECK_FALSE(op_shape_work("aten::mm", "", "", w));
+  CHECK_FALSE(op_shape_work("aten::mm", "  \n", "", w));
+  CHECK_FALSE(op_shape_work("aten::mm", "{\"a\": 1}", "", w));
+  CHECK_FALSE(op_shape_work("aten::mm", "[[8192, 4096], [4096", "", w));
+  // leading white space is still JSON
+  REQUIRE(op_shape_work("aten::mm", " \n[[8192, 4096], [4096, 8192]]", "", w));
+  CHECK(w.flops == 549755813888.0);
 }
 
 TEST_CASE("Kernel args carry FLOPs, HBM and link bytes", "[analysis][roofline]") {
