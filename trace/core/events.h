@@ -223,8 +223,8 @@ struct Flow {
   EventRef from;
   EventRef to;
   FlowKind kind = FlowKind::kGeneric;
-  uint8_t pad[7] = {};
+  uint8_t pad[3] = {};
 };
-static_assert(sizeof(Flow) == 24);
+static_assert(sizeof(Flow) == 20, "a flow is 20 bytes (EventRef is 4-byte aligned)");
 
 }  // namespace parascope
