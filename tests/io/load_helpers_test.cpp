@@ -326,4 +326,35 @@ TEST_CASE("Page prefaulter, caller-driven: step() maps a slice at a time on the 
   p.stop();
   CHECK_FALSE(p.step());
   munmap(m, bytes);
+
+  // Two fresh ranges; the owner reports writes in the second: the slice after its writes goes
+  // first (the least lead), the pages it wrote are not mapped again, then the first range.
+  const size_t half = size_t{1} << 20;
+  void* two = mmap(nullptr, 2 * half, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(two != MAP_FAILED);
+  auto* a = static_cast<unsigned char*>(two);
+  unsigned char* b = a + half;
+  auto resident_in = [&](const unsigned char* from, size_t len) {
+    std::vector<unsigned char> v(len / page);
+    REQUIRE(mincore(const_cast<unsigned char*>(from), len, v.data()) == 0);
+    size_t n = 0;
+    for (unsigned char c : v) n += c & 1;
+    return n;
+  };
+  PagePrefaulter q(PagePrefaulter::Runner::kCaller, 0);
+  q.add(a, half);
+  q.add(b, half);
+  q.written(b + half / 2);  // as if b's first half were written (it is not: those pages stay unmapped)
+  REQUIRE(q.step());
+  CHECK(resident_in(b + half / 2, half / 4) == half / 4 / page);  // 256 KiB right after the writes
+  CHECK(resident_in(b, half / 2) == 0);
+  CHECK(resident_in(a, half) == 0);
+  REQUIRE(q.step());  // b now leads by 256 KiB, a by nothing: a's first slice
+  CHECK(resident_in(a, half / 4) == half / 4 / page);
+  while (q.step()) {
+  }
+  CHECK(resident_in(a, half) == half / page);
+  CHECK(resident_in(b, half / 2) == 0);
+  CHECK(q.populated_bytes() == half + half / 2);
+  munmap(two, 2 * half);
 }

@@ -60,7 +60,7 @@ void PagePrefaulter::add(const void* p, size_t bytes) {
   {
     std::lock_guard<std::mutex> lock(m_);
     if (stopping_) return;
-    ranges_.push_back({b, e, b});
+    ranges_.push_back({b, e, b, b});
     if (runner_ == Runner::kOwnThread && !thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   cv_.notify_one();
@@ -75,12 +75,26 @@ void PagePrefaulter::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+void PagePrefaulter::written(const void* end) {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(end);
+  std::lock_guard<std::mutex> lock(m_);
+  for (auto it = ranges_.begin(); it != ranges_.end(); ++it) {
+    if (p < it->begin || p > it->end) continue;
+    it->written = std::max(it->written, p);
+    const uintptr_t ps = page_size();
+    it->next = std::max(it->next, it->written & ~(ps - 1));  // the owner faulted those itself
+    if (it->next >= it->end) ranges_.erase(it);
+    return;
+  }
+}
+
 bool PagePrefaulter::take(uintptr_t& at, uintptr_t& len) {
   if (stopping_ || ranges_.empty()) return false;
-  // the least advanced range (as a fraction of its length) next
+  // the range whose mapped part leads its owner's writes by the least next; of equal leads, one the
+  // owner is writing in (it will need the pages first)
   auto it = std::min_element(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) {
-    return static_cast<double>(a.next - a.begin) / static_cast<double>(a.end - a.begin) <
-           static_cast<double>(b.next - b.begin) / static_cast<double>(b.end - b.begin);
+    const auto lead_a = static_cast<intptr_t>(a.next - a.written), lead_b = static_cast<intptr_t>(b.next - b.written);
+    return lead_a != lead_b ? lead_a < lead_b : (a.written > a.begin) > (b.written > b.begin);
   });
   at = it->next;
   len = std::min(kSlice, it->end - at);

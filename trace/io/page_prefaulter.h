@@ -4,8 +4,9 @@
 // faults were 45 % of a load's time (docs/benchmarks.md). Linux 5.14+ MADV_POPULATE_WRITE maps the
 // pages without writing to them, so the data is never touched: racing the owner's own writes, a
 // freed or reused range, or a range the owner never fills are all harmless (at worst wasted work).
-// Elsewhere, or when the kernel refuses, it does nothing. Ranges advance together (the least
-// populated first), as a reader fills its columns together. The work runs on the prefaulter's own
+// Elsewhere, or when the kernel refuses, it does nothing. The range whose mapped part leads its
+// owner's writes by the least goes next: the owner reports how far it has written (written()), and
+// a range it has not reported on counts as written up to its start. The work runs on the prefaulter's own
 // thread, or (kCaller) in slices on a thread that calls step() when it would otherwise wait: the
 // .pstrace reader's prefetch thread, between chunks, where a third thread would compete with the
 // two that decode (docs/benchmarks.md, "Stop 17").
@@ -40,6 +41,13 @@ class PagePrefaulter {
   void add_capacity(const V& v) {
     if (v.capacity() > v.size()) add(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(*v.data()));
   }
+  // The owner has written up to `end` (exclusive) in the range holding it: pages before it need no
+  // mapping, and the range's lead is measured from there.
+  void written(const void* end);
+  template <typename V>
+  void written_of(const V& v) {
+    written(v.data() + v.size());
+  }
   // kCaller: maps one slice (at most 256 KiB) of the queued ranges on the calling thread; false when
   // nothing is queued (or after stop()). Any thread.
   bool step();
@@ -50,7 +58,8 @@ class PagePrefaulter {
 
  private:
   struct Range {
-    uintptr_t begin, end, next;
+    uintptr_t begin, end, next;  // page-aligned; [begin, next) is mapped or written
+    uintptr_t written;            // the owner's last report (begin until one comes)
   };
   void run();
   // Takes the next slice of the least advanced range (lock held): false when none is queued.

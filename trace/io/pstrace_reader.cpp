@@ -670,12 +670,16 @@ class Importer {
         stored += static_cast<uint64_t>(c.shape_sets[sh]) * store.unshared_count(store_shape_[sh]);
       }
       uint64_t* out = store.append_begin(stored);
-      if (prefault_on_ && store.unwritten()[0].at != values_tail_) {  // the values grew: map the new room
-        values_tail_ = store.unwritten()[0].at;
-        prefault_.add(values_tail_, store.unwritten()[0].bytes);
+      if (prefault_on_) {  // the values grew (their room ends elsewhere): map the new room, once
+        const ArgStore::Unwritten room = store.unwritten()[0];
+        const void* end = static_cast<const char*>(room.at) + room.bytes;
+        if (end != values_end_) {
+          values_end_ = end;
+          prefault_.add(room.at, room.bytes);
+        }
       }
       if (!any_shared) {
-        if (c.used) std::memcpy(out, c.bits.data(), c.used * 8);
+        if (c.used) std::memcpy(out, c.bits.get(), c.used * 8);
       } else {
         size_t at = 0, o = 0;
         for (uint64_t i = 0; i < k; ++i) {
@@ -763,6 +767,29 @@ class Importer {
       for (uint64_t i = 0; i < n; ++i) c.set[i] = c.set[i] ? first_set + c.set[i] - 1 : kNone32;
     b_.append_slices(bt, c.start, c.dur, c.name, ref_, c.has_args ? std::span<const uint32_t>(c.set) : std::span<const uint32_t>());
     report_.slices += static_cast<int64_t>(n);
+    if (prefault_on_) report_written(bt);
+  }
+
+  // Tells the prefaulter how far this chunk's writes went, so it maps ahead of them where the lead
+  // is least (a track's columns fill only while its chunks come; the detail tables and the arg
+  // values all along).
+  void report_written(uint32_t track) {
+    const Trace& tr = b_.trace();
+    const SliceColumns& cols = tr.tracks[track].slices;
+    prefault_.written_of(cols.start);
+    prefault_.written_of(cols.dur);
+    prefault_.written_of(cols.name);
+    prefault_.written_of(cols.ref);
+    prefault_.written_of(cols.args);
+    prefault_.written_of(tr.kernels);
+    prefault_.written_of(tr.memcpys);
+    prefault_.written_of(tr.memsets);
+    prefault_.written_of(tr.syncs);
+    prefault_.written_of(tr.nvtx);
+    prefault_.written_of(tr.cpu_ops);
+    prefault_.written_of(tr.api_calls);
+    prefault_.written_of(tr.sm_spans);
+    for (const ArgStore::Unwritten& u : tr.args.unwritten()) prefault_.written(u.at);
   }
 
   // Interns a counters chunk's strings and appends its samples to its track.
@@ -782,6 +809,10 @@ class Importer {
     }
     b_.append_counter_samples(st->builder, c.time, c.value);
     report_.counter_samples += static_cast<int64_t>(n);
+    if (prefault_on_) {
+      prefault_.written_of(b_.trace().tracks[st->builder].counter.time);
+      prefault_.written_of(b_.trace().tracks[st->builder].counter.value);
+    }
   }
 
   // Interns a flows chunk's strings and appends its flows (resolved later, in place).
@@ -790,6 +821,7 @@ class Importer {
     std::vector<Flow>& out = b_.trace().flows;
     if (flows_begin_ == ~size_t{0}) flows_begin_ = out.size();
     out.insert(out.end(), c.flows.begin(), c.flows.end());
+    if (prefault_on_) prefault_.written_of(out);
   }
 
   void collectives(ByteReader& r) {
@@ -957,7 +989,7 @@ class Importer {
   }
   const bool prefault_on_ = o_.prefault.value_or(true);
   PagePrefaulter prefault_{prefault_runner()};  // maps reserved columns and tables beside the decoding
-  const void* values_tail_ = nullptr;  // the arg values' unwritten room last handed to prefault_
+  const void* values_end_ = nullptr;  // the end of the arg values' room last handed to prefault_
   uint64_t expected_slices_ = 0;  // all tracks' reserve hints: bounds the arg sets to come
   bool sets_reserved_ = false;
   size_t flows_begin_ = ~size_t{0};  // this file's first flow in the trace's table

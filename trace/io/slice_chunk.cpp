@@ -71,7 +71,7 @@ uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, u
   uint32_t* const set_shapes = out.set_shapes.data();
   uint64_t* const first_bits = out.first_bits.data();
   uint8_t* const same = out.same.data();
-  uint64_t* const bits = out.bits.data();
+  uint64_t* const bits = out.bits.get();
   int64_t* const pv = prev.data();
   const uint64_t strings = out.local.size();
   size_t u = used;
@@ -180,8 +180,11 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
   uint32_t widest = 0;
   for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, out.shape_fields[i + 1] - out.shape_fields[i]);
   const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
-  if (out.bits.size() < room) out.bits.resize(room);
-  uint64_t* const bits = out.bits.data();
+  if (out.bits_room < room) {
+    out.bits = std::make_unique_for_overwrite<uint64_t[]>(room);
+    out.bits_room = room;
+  }
+  uint64_t* const bits = out.bits.get();
   out.first_bits.assign(fields, 0);
   out.same.assign(fields, 1);
   out.shape_sets.assign(h, 0);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,7 +35,10 @@ struct SliceChunk : ParsedChunk {
   std::vector<uint32_t> shape_fields;
   uint64_t k = 0;
   std::vector<uint32_t> set_shapes;
-  std::vector<uint64_t> bits;
+  // Room for the values: as many as the payload's bytes allow, of which only `used` are written, so
+  // it grows without being zeroed (zeroing it was ~5 % of a load's page faults).
+  std::unique_ptr<uint64_t[]> bits;
+  size_t bits_room = 0;
   size_t used = 0;
   std::vector<uint64_t> first_bits;
   std::vector<uint8_t> same;
