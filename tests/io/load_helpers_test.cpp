@@ -28,12 +28,25 @@
 using namespace parascope;
 namespace fs = std::filesystem;
 
-TEST_CASE("Chunk prefetcher: every payload in the given order, a damaged chunk's error in its place", "[io][pstrace]") {
-  const fs::path dir = test::temp_dir("pst-prefetch");
+// The bundled sample written as .pstrace in many small chunks (16 slices each), in `dir`.
+static std::string sample_in_small_chunks(const fs::path& dir) {
   const std::string path = (dir / "p.pstrace").string();
   PstraceWriteOptions o;
-  o.slices_per_chunk = 16;  // the bundled sample in many chunks
+  o.slices_per_chunk = 16;
   write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  return path;
+}
+
+// Every chunk of a file, in file order.
+static std::vector<const ChunkInfo*> file_order(const ChunkReader& r) {
+  std::vector<const ChunkInfo*> order;
+  for (const ChunkInfo& c : r.chunks()) order.push_back(&c);
+  return order;
+}
+
+TEST_CASE("Chunk prefetcher: every payload in the given order, a damaged chunk's error in its place", "[io][pstrace]") {
+  const fs::path dir = test::temp_dir("pst-prefetch");
+  const std::string path = sample_in_small_chunks(dir);
   size_t victim = 0;
   {
     ChunkReader r(path);
@@ -78,10 +91,7 @@ TEST_CASE("Chunk prefetcher: the parse hook's result comes with its chunk, empty
   // objects ever exist. Run twice: the reader taking chunks at once (it parses most itself) and
   // slowly (the prefetch thread parses ahead).
   const fs::path dir = test::temp_dir("pst-prefetch-parse");
-  const std::string path = (dir / "p.pstrace").string();
-  PstraceWriteOptions o;
-  o.slices_per_chunk = 16;
-  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  const std::string path = sample_in_small_chunks(dir);
   struct Seen : ParsedChunk {
     uint64_t offset = 0;
     size_t bytes = 0;
@@ -133,13 +143,9 @@ TEST_CASE("Chunk prefetcher: the parse hook's result comes with its chunk, empty
 
 TEST_CASE("Chunk prefetcher: destroyed before every chunk was taken, it stops", "[io][pstrace]") {
   const fs::path dir = test::temp_dir("pst-prefetch-stop");
-  const std::string path = (dir / "p.pstrace").string();
-  PstraceWriteOptions o;
-  o.slices_per_chunk = 16;
-  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  const std::string path = sample_in_small_chunks(dir);
   ChunkReader r(path);
-  std::vector<const ChunkInfo*> order;
-  for (const ChunkInfo& c : r.chunks()) order.push_back(&c);
+  const std::vector<const ChunkInfo*> order = file_order(r);
   {
     ChunkPrefetcher ahead(r, order, 1);
     std::vector<uint8_t> got;
@@ -154,13 +160,9 @@ TEST_CASE("Chunk prefetcher: the idle hook runs on the prefetch thread between c
   // thread idle: it must spend that time in the hook, still hand every payload over in order, and
   // stop when destroyed even if the hook always has more work.
   const fs::path dir = test::temp_dir("pst-prefetch-idle");
-  const std::string path = (dir / "p.pstrace").string();
-  PstraceWriteOptions o;
-  o.slices_per_chunk = 16;
-  write_pstrace(load_trace({test::sample_path("allreduce_matmul_2xh200")}), path, o);
+  const std::string path = sample_in_small_chunks(dir);
   ChunkReader r(path);
-  std::vector<const ChunkInfo*> order;
-  for (const ChunkInfo& c : r.chunks()) order.push_back(&c);
+  const std::vector<const ChunkInfo*> order = file_order(r);
   REQUIRE(order.size() > 20);
   std::vector<std::vector<uint8_t>> expected;
   {
@@ -245,6 +247,16 @@ TEST_CASE("A load with and without the page prefaulter gives the same trace", "[
   fs::remove_all(dir);
 }
 
+// Pages of [at, at + bytes) (page-aligned) that are mapped now.
+static size_t resident_pages(const void* at, size_t bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> v((bytes + page - 1) / page);
+  REQUIRE(mincore(const_cast<void*>(at), bytes, v.data()) == 0);
+  size_t n = 0;
+  for (unsigned char c : v) n += c & 1;
+  return n;
+}
+
 TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops on demand", "[io][pstrace]") {
   if (!PagePrefaulter::supported()) {
     WARN("SKIPPED: no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
@@ -254,13 +266,7 @@ TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops o
   const size_t bytes = size_t{8} << 20;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(m != MAP_FAILED);
-  auto resident = [&] {
-    std::vector<unsigned char> v(bytes / page);
-    REQUIRE(mincore(m, bytes, v.data()) == 0);
-    size_t n = 0;
-    for (unsigned char c : v) n += c & 1;
-    return n;
-  };
+  auto resident = [&] { return resident_pages(m, bytes); };
   CHECK(resident() == 0);  // fresh anonymous memory: nothing mapped yet
   static_cast<unsigned char*>(m)[100] = 7;  // the owner writes its first page itself
   {
@@ -301,13 +307,7 @@ TEST_CASE("Page prefaulter, caller-driven: step() maps a slice at a time on the 
   const size_t bytes = size_t{4} << 20;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(m != MAP_FAILED);
-  auto resident = [&] {
-    std::vector<unsigned char> v(bytes / page);
-    REQUIRE(mincore(m, bytes, v.data()) == 0);
-    size_t n = 0;
-    for (unsigned char c : v) n += c & 1;
-    return n;
-  };
+  auto resident = [&] { return resident_pages(m, bytes); };
   PagePrefaulter p(PagePrefaulter::Runner::kCaller, 0);
   CHECK_FALSE(p.step());  // nothing queued
   p.add(m, bytes);
@@ -334,13 +334,7 @@ TEST_CASE("Page prefaulter, caller-driven: step() maps a slice at a time on the 
   REQUIRE(two != MAP_FAILED);
   auto* a = static_cast<unsigned char*>(two);
   unsigned char* b = a + half;
-  auto resident_in = [&](const unsigned char* from, size_t len) {
-    std::vector<unsigned char> v(len / page);
-    REQUIRE(mincore(const_cast<unsigned char*>(from), len, v.data()) == 0);
-    size_t n = 0;
-    for (unsigned char c : v) n += c & 1;
-    return n;
-  };
+  auto resident_in = [](const unsigned char* from, size_t len) { return resident_pages(from, len); };
   PagePrefaulter q(PagePrefaulter::Runner::kCaller, 0);
   q.add(a, half);
   q.add(b, half);

@@ -53,6 +53,19 @@ struct TrackState {
   std::array<uint64_t, 16> first_kinds{};
 };
 
+// The prefetcher's parse of one payload into `out`, reusing the object of an earlier chunk when it
+// is a Chunk; a parse error stays inside it, for the reader to rethrow in the chunk's place.
+template <class Chunk>
+void parse_into(ByteReader& r, std::unique_ptr<ParsedChunk>& out, void (*parse)(ByteReader&, Chunk&)) {
+  if (!dynamic_cast<Chunk*>(out.get())) out = std::make_unique<Chunk>();
+  auto& pc = static_cast<Chunk&>(*out);
+  try {
+    parse(r, pc);
+  } catch (...) {
+    pc.error = std::current_exception();
+  }
+}
+
 // Chunk-type groups, decoded in this order so declarations exist before what refers to them.
 int phase_of(uint32_t type) {
   switch (static_cast<ChunkType>(type & ~kChunkMustUnderstand)) {
@@ -153,21 +166,10 @@ class Importer {
       };
       parse.parse = [path = path_](const ChunkInfo& c, const std::vector<uint8_t>& payload, std::unique_ptr<ParsedChunk>& out) {
         ByteReader r(payload.data(), payload.size(), path, 0);
-        // The parse object of an earlier chunk is reused when it is of the right type.
-        auto run = [&](auto* kind, auto&& parse_into) {
-          using Chunk = std::remove_pointer_t<decltype(kind)>;
-          if (!dynamic_cast<Chunk*>(out.get())) out = std::make_unique<Chunk>();
-          auto& pc = static_cast<Chunk&>(*out);
-          try {
-            parse_into(r, pc);
-          } catch (...) {
-            pc.error = std::current_exception();
-          }
-        };
         switch (static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand)) {
-          case ChunkType::kFlows: run(static_cast<FlowChunk*>(nullptr), parse_flow_chunk); break;
-          case ChunkType::kCounters: run(static_cast<CounterChunk*>(nullptr), parse_counter_chunk); break;
-          default: run(static_cast<SliceChunk*>(nullptr), parse_slice_chunk); break;
+          case ChunkType::kFlows: parse_into<FlowChunk>(r, out, parse_flow_chunk); break;
+          case ChunkType::kCounters: parse_into<CounterChunk>(r, out, parse_counter_chunk); break;
+          default: parse_into<SliceChunk>(r, out, parse_slice_chunk); break;
         }
       };
       // With 2 cores the pages are mapped by the prefetch thread when it would wait, not by a third
