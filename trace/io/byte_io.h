@@ -48,6 +48,24 @@ class ByteWriter {
   std::vector<uint8_t> buf_;
 };
 
+// The value of a zig-zag encoded signed integer, as its two's-complement bits (add it with wrapping).
+inline uint64_t zigzag_decode(uint64_t z) { return (z >> 1) ^ (~(z & 1) + 1); }
+
+// One LEB128 varint at p, which must have at least 10 readable bytes, advancing p past it; false
+// (p 10 bytes on) when it is longer than 10 bytes. ByteReader's checked reads and the raw-pointer
+// column decoders (slice_chunk.cpp) share it.
+[[gnu::always_inline]] inline bool decode_varint(const uint8_t*& p, uint64_t& v) {
+  v = *p++;
+  if (v < 0x80) [[likely]] return true;
+  v &= 0x7F;
+  for (int shift = 7; shift < 70; shift += 7) {
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
 class ByteReader {
  public:
   // `base_offset` is the absolute file offset of data[0], for error messages.
@@ -83,7 +101,7 @@ class ByteReader {
   }
   [[gnu::always_inline]] int64_t svarint() {
     const uint64_t z = varint();
-    return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
+    return static_cast<int64_t>(zigzag_decode(z));
   }
   // A count that will size an allocation: must not exceed what the remaining bytes could hold
   // at `min_bytes_each` per element.
@@ -117,11 +135,7 @@ class ByteReader {
   [[gnu::noinline]] uint64_t varint_long() {
     uint64_t v = 0;
     if (remaining() >= 10) {  // no bound check per byte: a varint is at most 10 bytes
-      for (int shift = 0; shift < 64; shift += 7) {
-        const uint8_t b = *p_++;
-        v |= static_cast<uint64_t>(b & 0x7F) << shift;
-        if (!(b & 0x80)) return v;
-      }
+      if (decode_varint(p_, v)) return v;
       fail("varint longer than 10 bytes");
     }
     for (int shift = 0; shift < 64; shift += 7) {

@@ -15,19 +15,6 @@ using pstrace::local_string;
 using pstrace::read_enum;
 using pstrace::read_ref;
 
-// One varint at p (at least 10 bytes readable), advancing p; false if longer than 10 bytes.
-[[gnu::always_inline]] inline bool raw_varint(const uint8_t*& p, uint64_t& v) {
-  v = *p++;
-  if (v < 0x80) [[likely]] return true;
-  v &= 0x7F;
-  for (int shift = 7; shift < 70; shift += 7) {
-    const uint8_t b = *p++;
-    v |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
-
 // Decodes a column of n varints with one bound check per value while 10 bytes remain (a varint
 // is at most 10 bytes), then value by value through `checked(i)` (ByteReader's checked path). A
 // malformed value, or one of `limit` or more, ends the fast loop with `r` at its start, so the
@@ -41,7 +28,7 @@ void varint_column(ByteReader& r, uint64_t n, uint64_t limit, Put&& put, Checked
   for (; i < n && p < fast_end; ++i) {
     const uint8_t* const at = p;
     uint64_t v = 0;
-    if (!raw_varint(p, v) || v >= limit) [[unlikely]] {
+    if (!decode_varint(p, v) || v >= limit) [[unlikely]] {
       p = at;
       break;
     }
@@ -79,7 +66,7 @@ uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, u
   bool ok = true;
   for (; i < k && static_cast<size_t>(end - p) >= per_set; ++i) {
     uint64_t sh = 0;
-    if (!raw_varint(p, sh) || sh >= h) {
+    if (!decode_varint(p, sh) || sh >= h) {
       ok = false;
       break;
     }
@@ -95,8 +82,8 @@ uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, u
         case ArgValue::Type::kInt:
         case ArgValue::Type::kUInt: {
           uint64_t z = 0;
-          ok = raw_varint(p, z);
-          pv[f] = static_cast<int64_t>(static_cast<uint64_t>(pv[f]) + ((z >> 1) ^ (~(z & 1) + 1)));
+          ok = decode_varint(p, z);
+          pv[f] = static_cast<int64_t>(static_cast<uint64_t>(pv[f]) + zigzag_decode(z));
           v = static_cast<uint64_t>(pv[f]);
           break;
         }
@@ -106,7 +93,7 @@ uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, u
           break;
         case ArgValue::Type::kBool: v = *p++ != 0; break;
         case ArgValue::Type::kString:
-        case ArgValue::Type::kJson: ok = raw_varint(p, v) && v < strings; break;
+        case ArgValue::Type::kJson: ok = decode_varint(p, v) && v < strings; break;
       }
       bits[u++] = v;
       if (first) first_bits[f] = v;
@@ -231,7 +218,7 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
   uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
   TimeNs* const start = out.start.data();
   auto put_start = [&](uint64_t i, uint64_t z) {
-    t += (z >> 1) ^ (~(z & 1) + 1);
+    t += zigzag_decode(z);
     start[i] = static_cast<TimeNs>(t);
   };
   varint_column(r, n, UINT64_MAX, put_start, [&](uint64_t i) { put_start(i, r.varint()); });
