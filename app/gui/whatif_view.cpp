@@ -22,6 +22,7 @@
 #include "gui/diff_view.h"
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
+#include "render/qstr.h"
 #include "render/sweep_chart.h"
 #include "render/timeline_index.h"
 #include "sim/knobs.h"
@@ -57,8 +58,6 @@ struct WhatIfView::SweepResult {
 };
 
 namespace {
-
-QString qstr(const std::string& s) { return QString::fromStdString(s); }
 
 // The range beside a numeric knob's field (an enum's or a bool's choices are its combo box).
 QString field_range(const sim::KnobSpec& k) {

@@ -3,13 +3,13 @@
 #include <QFontMetrics>
 #include <algorithm>
 
+#include "render/qstr.h"
 #include "render/timeline_painter.h"
 #include "trace/core/analysis/window_overlap.h"
 
 namespace parascope::render {
 
 namespace {
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 }  // namespace
 

@@ -1,5 +1,6 @@
 // sim headers first: sim/workload.h names a member `slots` (the library also builds with QT_NO_KEYWORDS)
 #include "sim/knobs.h"
+#include "render/qstr.h"
 #include "sim/whatif/compare.h"
 
 #include "report/report_builder.h"
@@ -29,7 +30,6 @@ namespace parascope::report {
 
 namespace {
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 
 // The timeline of [start, end) at `width`, as tall as its tracks (capped).
