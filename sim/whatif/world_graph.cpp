@@ -334,7 +334,14 @@ void expand_world(DepGraph& g, const Trace& t) {
     if (info.count(n) == 0 && template_node[n] >= 0 && ci_of_node[static_cast<size_t>(template_node[n])] >= 0 && g.nodes[n].group < 0)
       alone(n, "its group could not be mapped to this rank");
 
-  // 6. Say what was assumed.
+  // 6. The counts, over every group now, and what was assumed.
+  diag.groups = g.groups.size();
+  diag.complete_groups = diag.group_members = 0;
+  for (const CommGroup& grp : g.groups) {
+    diag.complete_groups += grp.complete;
+    diag.group_members += grp.members.size();
+  }
+  diag.matched_by_sequence += colls.size() - incomplete;
   for (const auto& [from, list] : repeats) {
     std::string ranks;
     for (size_t i = 0; i < list.size(); ++i) {
