@@ -895,8 +895,12 @@ struct CollectorImport::State {
       }
     }
     if (records.ops.empty() && !records.world) return;
+    // the stand-in stamps CLOCK_REALTIME; the file's host clock syncs say how far CUPTI's clock is
+    int64_t realtime_to_cupti = 0;
+    if (auto it = clock_syncs.find({collector::kHostDevice, ClockDomain::kRealtime}); it != clock_syncs.end() && !it->second.empty())
+      realtime_to_cupti = it->second.front().offset;
     const StandInImportReport r = import_standin(
-        b, records,
+        b, records, realtime_to_cupti,
         StandInImportHooks{[this] { return process(); }, [this](uint32_t ordinal) { return device(ordinal); },
                            [this](uint32_t tid) { return thread_track(tid); }, [this](const std::string& m) { hooks.warn(m); }});
     report.standin_ops = r.ops;

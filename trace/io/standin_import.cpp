@@ -22,7 +22,11 @@ std::string ranks_text(const std::vector<int32_t>& ranks) {
 
 }  // namespace
 
-StandInImportReport import_standin(TraceBuilder& b, const standin::Records& records, const StandInImportHooks& hooks) {
+StandInImportReport import_standin(TraceBuilder& b, const standin::Records& records_in, int64_t realtime_offset_ns,
+                                   const StandInImportHooks& hooks) {
+  standin::Records records = records_in;
+  for (standin::Op& o : records.ops) o.t0 += realtime_offset_ns, o.t1 += realtime_offset_ns;
+  for (standin::Wait& w : records.waits) w.t0 += realtime_offset_ns, w.t1 += realtime_offset_ns;
   StandInImportReport rep;
   if (!records.world) {
     if (!records.ops.empty()) hooks.warn("stand-in records without a world record (init_process_group) are ignored");

@@ -39,6 +39,9 @@ struct StandInImportReport {
 
 // Call after every other event of the file was added (launch flows included): it reads the
 // builder's provisional slices to find what was launched on each stream when.
-StandInImportReport import_standin(TraceBuilder& b, const standin::Records& records, const StandInImportHooks& hooks);
+// `realtime_offset_ns` is added to the records' CLOCK_REALTIME times (the file's clock sync; 0 when
+// the collector's clock is CLOCK_REALTIME itself).
+StandInImportReport import_standin(TraceBuilder& b, const standin::Records& records, int64_t realtime_offset_ns,
+                                   const StandInImportHooks& hooks);
 
 }  // namespace parascope

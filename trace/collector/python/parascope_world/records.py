@@ -17,6 +17,11 @@ import threading
 import time
 
 SCHEMA = 1
+
+
+def thread_id():
+    """The calling thread as CUPTI names it in API records: pthread_self() cut to 32 bits."""
+    return threading.get_ident() & 0xFFFFFFFF
 _FLUSH_EVERY = 256
 _NO_STREAM = 0xFFFFFFFF
 
@@ -126,7 +131,7 @@ class Recorder:
     def wait(self, op_ids, how, where, t0, t1, blocking):
         """where: (device, stream handle) of the waiting side; device -1 for CPU."""
         device, stream = where
-        rec = {"k": "wait", "ops": list(op_ids), "how": how, "device": device, "tid": threading.get_native_id(),
+        rec = {"k": "wait", "ops": list(op_ids), "how": how, "device": device, "tid": thread_id(),
                "t0": t0, "t1": t1, "blocking": bool(blocking)}
         self._stream_fields(rec, stream)
         with self._lock:

@@ -14,10 +14,13 @@ import time
 import torch
 import torch.distributed as dist
 
+from .records import thread_id
+
 _FILL_BYTES = int(os.environ.get("PARASCOPE_WORLD_FILL_BYTES", "65536"))
 # C++ holds only the C++ half of a work object; while the Python half lives, C++'s wait() reaches
 # StandInWork.wait (torch 1.13 keeps nothing else alive: a collected one makes C++ wait forever).
 _KEEP_WORKS = 1 << 16
+_call = threading.local()
 
 
 def _now():
@@ -218,8 +221,8 @@ class StandInGroup(dist.ProcessGroup):
         device, stream = _where(first)
         dtype, eb, n_in, n_out = _describe(inputs, outputs)
         rec = {"op": op, "group": self._gid, "dtype": dtype, "elem_bytes": eb, "in_elems": n_in, "out_elems": n_out,
-               "tensors": max(len(inputs), len(outputs)), "device": device, "tid": threading.get_native_id(),
-               "t0": self._t0}
+               "tensors": max(len(inputs), len(outputs)), "device": device, "tid": thread_id(),
+               "t0": _call.t0}
         rec.update({k: v for k, v in extra.items() if v is not None})
         if self._coalescing is not None:
             rec["coalesced"] = self._coalescing[0]
@@ -238,7 +241,7 @@ class StandInGroup(dist.ProcessGroup):
         return work
 
     def _begin(self):
-        self._t0 = _now()
+        _call.t0 = _now()  # per thread: the call being recorded started here
 
     # --- collectives ----------------------------------------------------------------------
 
@@ -360,7 +363,7 @@ class StandInGroup(dist.ProcessGroup):
             dev = torch.cuda.current_device()
         where = _current_where(dev)
         rec = {"op": "barrier", "group": self._gid, "dtype": "none", "elem_bytes": 0, "in_elems": 0, "out_elems": 0,
-               "tensors": 0, "device": where[0], "tid": threading.get_native_id(), "t0": self._t0}
+               "tensors": 0, "device": where[0], "tid": thread_id(), "t0": _call.t0}
         self._recorder.stream_fields(rec, where[1])
         rec["t1"] = _now()
         oid = self._recorder.op(rec, True)
