@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Issue 21 on the lent 1 x H200 (kind nvidia-h200), one batch of ~8 min:
+#   0. the stand-in's CPU tests (tests/collector/standin) under this machine's torch
 #   1. build the CLI and the collector (cmake --preset gpu)
 #   2. overhead: the small-GPT DDP step at N = 1, the real NCCL process group vs the stand-in
 #      (no collector in either), 3 pairs, order alternating; median step times and their spread
@@ -53,6 +54,9 @@ finish() {
   date -u; nvidia-smi; nproc; echo "commit $COMMIT"; echo "pkb $PKB"
   python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'nccl', torch.cuda.nccl.version())"
 } > "$OUT/env.txt" 2>&1
+
+# ---------------------------------------------------------------- 0. the CPU tests under this torch
+for c in ddp tp a2a; do run "cpu_check_$c" 60 python3 tests/collector/standin/check_standin.py $c; done
 
 # ---------------------------------------------------------------- 1. build
 run configure 120 cmake --preset gpu
