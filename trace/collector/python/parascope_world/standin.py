@@ -47,6 +47,9 @@ def _current_where(device):
 
 def _describe(inputs, outputs):
     """dtype, element bytes, elements in, elements out (bytes when the dtypes differ)."""
+    if len(inputs) == 1 and len(outputs) == 1 and inputs[0].dtype == outputs[0].dtype:  # the common case
+        t = inputs[0]
+        return _dtype_name(t.dtype), t.element_size(), t.numel(), outputs[0].numel()
     tensors = [t for t in list(inputs) + list(outputs) if t is not None]
     dtypes = {t.dtype for t in tensors}
     if len(dtypes) <= 1:
@@ -58,21 +61,30 @@ def _describe(inputs, outputs):
             sum(_bytes_of(t) for t in outputs if t is not None))
 
 
-_REDUCE_NAMES = ("SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR", "PREMUL_SUM")
+_reduce_names = {}
+
+
+_dtype_names = {}
+
+
+def _dtype_name(dtype):
+    name = _dtype_names.get(dtype)
+    if name is None:
+        name = _dtype_names[dtype] = str(dtype).replace("torch.", "")
+    return name
 
 
 def _reduce_name(opts):
+    """"sum", "avg", ... from ReduceOp.op (a RedOpType on torch 1.13 and 2.x)."""
     op = getattr(opts, "reduceOp", None)
     if op is None:
         return None
-    for name in _REDUCE_NAMES:
-        known = getattr(dist.ReduceOp, name, None)
-        try:
-            if known is not None and op == known:
-                return name.lower()
-        except Exception:  # a premultiplied sum does not compare with the plain kinds
-            pass
-    return "other"
+    kind = getattr(op, "op", None)
+    name = _reduce_names.get(kind)
+    if name is None:
+        name = str(kind).rsplit(".", 1)[-1].lower() if kind is not None else "other"
+        _reduce_names[kind] = name
+    return name
 
 
 def _fill(dst, src):
