@@ -27,10 +27,15 @@ mkdir -p "$LOGS" "$REC" "$PRED"
 COMMIT=${PARASCOPE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 export PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 CUDA_VISIBLE_DEVICES=0
 START=$(date +%s)
+# the device call is killed at 600 s, and then nothing comes back: steps that would start past
+# DEADLINE_S are skipped (rc 125, said in the log) and finish() still tars what was made
+DEADLINE=$(( START + ${DEADLINE_S:-510} ))
 say() { echo "[$(( $(date +%s) - START )) s] $*"; }
 run() {  # run NAME TIMEOUT CMD...: output to logs/NAME.log, status to logs/NAME.rc
-  local name=$1 limit=$2
+  local name=$1 limit=$2 left=$(( DEADLINE - $(date +%s) ))
   shift 2
+  if [ "$left" -le 5 ]; then echo 125 > "$LOGS/$name.rc"; say "$name: skipped (batch deadline)"; return; fi
+  [ "$limit" -gt "$left" ] && limit=$left
   timeout --kill-after=10 "$limit" "$@" > "$LOGS/$name.log" 2>&1
   local rc=$?
   echo "$rc" > "$LOGS/$name.rc"
@@ -38,7 +43,12 @@ run() {  # run NAME TIMEOUT CMD...: output to logs/NAME.log, status to logs/NAME
 }
 GPU_CORES=0-7 CPU_CORES=8-15
 finish() {
-  wait
+  # predictions still running at the deadline are cut (their .rc says 124)
+  local left=$(( DEADLINE + 40 - $(date +%s) )); [ "$left" -lt 5 ] && left=5
+  ( sleep "$left"; pkill -f "parascope-cli whatif" ) & local guard=$!
+  local pending; pending=$(jobs -p | grep -v "^$guard$")
+  [ -n "$pending" ] && wait $pending 2>/dev/null
+  kill $guard 2>/dev/null
   python3 scripts/gpu/onegpu_predictions.py --pred "$PRED" --rec "$REC" --logs "$LOGS" --commit "$COMMIT" --out "$OUT" \
     > "$LOGS/predictions.log" 2>&1 || cat "$LOGS/predictions.log"
   tar -C "$W" -czf "$OUT/logs.tar.gz" logs pred 2>/dev/null
