@@ -312,8 +312,7 @@ std::vector<InterferenceTiming> load_interference(const std::string& path) {
   return out;
 }
 
-InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows,
-                                 const std::vector<std::pair<std::string, std::string>>& knobs) {
+InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs) {
   InterferenceFit fit;
   if (rows.empty()) return fit;
   // The GEMM rate: 2 x 8192^3 FLOP over the median GEMM time.

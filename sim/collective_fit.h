@@ -58,8 +58,7 @@ struct InterferenceFit {
   std::vector<double> predicted_concurrent_ns;
   std::vector<double> errors;   // concurrent time, predicted / measured - 1
 };
-InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows,
-                                 const std::vector<std::pair<std::string, std::string>>& knobs);
+InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs = {});
 void apply_interference_fit(Topology& topo, const InterferenceFit& fit);
 
 }  // namespace parascope::sim

@@ -1,5 +1,7 @@
 #include "sim/collectives.h"
 
+#include "sim/collective_params.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -22,13 +24,6 @@ double ring_weight(CollectiveOp op, int n) {
   return (3.0 * n - 1) / m / 2;
 }
 
-Mechanism mechanism_of(const std::string& s) {
-  if (s == "ce") return Mechanism::kCopyEngine;
-  if (s == "tma" || s == "tma_pull") return Mechanism::kTma;
-  if (s == "multimem") return Mechanism::kMultimem;
-  return Mechanism::kLdSt;
-}
-bool is_pull(const std::string& s) { return s == "ldst_pull" || s == "tma_pull"; }
 
 // LL: 8 payload bytes per 16-byte line (data + flag words), written as 16-byte stores the link
 // carries at half the efficiency of full lines: 4 bytes of link and mechanism capacity per payload
@@ -54,30 +49,41 @@ class Builder {
   Workload finish() { return std::move(w_); }
 
  private:
+  // One step while it is built: its typed parameters and what was derived from them.
   struct StepCtx {
-    const KnobSettings* k = nullptr;
+    CollectiveParams p;
     std::string where;                 // "step 2 (allreduce)" for errors
     uint32_t collective = 0;
     std::vector<int32_t> gpus;
     int n = 0;
-    Mechanism mech = Mechanism::kLdSt;
-    bool pull = false;                 // the receiver's SMs read (ldst_pull, tma_pull)
-    uint32_t channels = 1;
-    uint32_t window = 8;
-    bool step_granularity = false;
-    double chunk_limit = 0;
-    double threads = 1024;             // per channel (block)
+    uint32_t channels = 1;             // this repetition's (a fused kernel caps them at its SMs)
+    double payload = 0;                // per-rank bytes the summary reports
+    double bytes = 0;                  // what the wire carries: payload x the protocol's overhead
+    Protocol protocol = Protocol::kSimple;  // auto resolved
+    bool ll = false;
     double kernel_sms = 0;             // SMs the step's kernel holds on each GPU (saturation curve)
     const NcclProfile* nccl = nullptr; // NCCL's measured behaviour drives this step
+    bool nccl_ll = false;              // NCCL's logged choice: LL at this size (the profile's LL knots)
+    uint32_t nccl_channels = 0;        // NCCL's own channel count at this size
+    double nccl_step_bytes = 0;
     double nccl_rate = 0;              // its per-channel rate at this step's size (agent bytes/s)
     std::map<int32_t, uint32_t> group_of;  // GPU -> kernel group
     std::vector<uint32_t> actors;      // created by this step
   };
 
+  // Builder::add's steps, in order.
+  StepCtx resolve(const WorkloadStep& step, size_t index) const;
+  void use_nccl_profile(StepCtx& s) const;
+  void choose_protocol(StepCtx& s) const;
+  CollectiveSpec collective_spec(const StepCtx& s, uint32_t stream) const;
+  void begin_repeat(StepCtx& s);
+  void generate(StepCtx& s, CollectiveSpec& spec);
+  void order_on_stream(StepCtx& s, uint32_t stream);
+
   [[noreturn]] void fail(const StepCtx& s, const std::string& problem) const { throw KnobError(s.where + ": " + problem); }
   uint32_t chunks_for(const StepCtx& s, double slice) const {
-    if (s.step_granularity || slice <= s.chunk_limit) return 1;
-    return static_cast<uint32_t>(std::ceil(slice / s.chunk_limit));
+    if (s.p.step_granularity || slice <= s.p.chunk_bytes) return 1;
+    return static_cast<uint32_t>(std::ceil(slice / s.p.chunk_bytes));
   }
   double agent_capacity(const StepCtx& s, int32_t gpu, double sms) const;
   uint32_t comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms);
@@ -160,11 +166,11 @@ void Builder::intern_programs(const std::vector<uint32_t>& actors) {
 // per-SM rate (linear in SMs; the kernel group carries the saturation).
 double Builder::agent_capacity(const StepCtx& s, int32_t gpu, double sms) const {
   if (s.nccl) return s.nccl_rate * sms;
-  const SmTransferModel* m = sm_transfer_model(p_.gpu(gpu), s.mech, s.pull);
+  const SmTransferModel* m = sm_transfer_model(p_.gpu(gpu), s.p.mechanism, s.p.pull);
   if (!m || m->per_sm_bytes_per_s <= 0 || sms <= 0) return 0;
   SmTransferModel linear = *m;
   linear.cap_bytes_per_s = 0;
-  return sm_model_rate(linear, sms, s.threads);
+  return sm_model_rate(linear, sms, s.p.threads_per_channel);
 }
 
 uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_equiv, uint32_t held_sms) {
@@ -177,8 +183,8 @@ uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_
   a.channel = channel;
   // The kernel's SMs on this GPU move at most the mechanism's saturation curve at their count.
   if (!s.nccl && s.kernel_sms > 0 && a.agent_capacity > 0) {
-    const SmTransferModel* m = sm_transfer_model(p_.gpu(a.gpu), s.mech, s.pull);
-    const double cap = m ? sm_model_rate(*m, s.kernel_sms, s.threads) : 0;
+    const SmTransferModel* m = sm_transfer_model(p_.gpu(a.gpu), s.p.mechanism, s.p.pull);
+    const double cap = m ? sm_model_rate(*m, s.kernel_sms, s.p.threads_per_channel) : 0;
     if (cap > 0 && m->cap_bytes_per_s > 0) {
       auto [it, inserted] = s.group_of.try_emplace(a.gpu, static_cast<uint32_t>(w_.group_capacity.size()));
       if (inserted) w_.group_capacity.push_back(cap);
@@ -189,7 +195,7 @@ uint32_t Builder::comm_actor(StepCtx& s, int rank, uint32_t channel, double sms_
   uint32_t& next = next_comm_sm_[a.gpu];
   a.first_sm = total - 1 - (next % total);  // lanes from the top, like small grids land on real GPUs
   next += std::max<uint32_t>(1, held_sms);
-  a.window = s.window;
+  a.window = s.p.window;
   w_.actors.push_back(std::move(a));
   s.actors.push_back(static_cast<uint32_t>(w_.actors.size() - 1));
   return s.actors.back();
@@ -211,9 +217,9 @@ uint32_t Builder::connect(StepCtx& s, uint32_t a, uint32_t b, double send_w, dou
   Connection c;
   c.src = a;
   c.dst = b;
-  c.mechanism = s.mech;
-  c.pull = s.pull;
-  c.window = s.window;
+  c.mechanism = s.p.mechanism;
+  c.pull = s.p.pull;
+  c.window = s.p.window;
   c.send_weight = send_w;
   c.recv_weight = recv_w;
   if (s.nccl) c.latency_ns = s.nccl->step_latency_ns;
@@ -227,8 +233,8 @@ uint32_t Builder::flag_connection(StepCtx& s, uint32_t a, uint32_t b) {
   Connection c;
   c.src = a;
   c.dst = b;
-  c.mechanism = s.mech;
-  c.window = s.window;
+  c.mechanism = s.p.mechanism;
+  c.window = s.p.window;
   c.send_weight = 0;
   c.recv_weight = 0;
   const int32_t ga = w_.actors[a].gpu, gb = w_.actors[b].gpu;
@@ -249,7 +255,7 @@ uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs
   const GpuSpec& spec = p_.gpu(g);
   PutSpec put;
   put.actor = actor;
-  put.mechanism = s.mech;
+  put.mechanism = s.p.mechanism;
   put.sources = {g};
   put.destinations = {g};
   put.local = true;
@@ -257,9 +263,9 @@ uint32_t Builder::local_pass(StepCtx& s, uint32_t actor, bool reduce, int inputs
   put.weight = 0;
   const Actor& a = w_.actors[actor];
   const double agent_per_sm = a.agent_capacity / std::max<uint32_t>(1, a.sms);
-  const double local_rate = spec.local_copy_bytes_per_s * std::min(1.0, s.threads / 1024.0);
+  const double local_rate = spec.local_copy_bytes_per_s * std::min(1.0, s.p.threads_per_channel / 1024.0);
   if (fused) put.weight = 0;
-  else if (!reduce && s.mech == Mechanism::kTma) put.weight = a.agent_capacity > 0 ? 1.0 : 0.0;
+  else if (!reduce && s.p.mechanism == Mechanism::kTma) put.weight = a.agent_capacity > 0 ? 1.0 : 0.0;
   else if (local_rate > 0 && a.agent_capacity > 0) put.weight = agent_per_sm / local_rate * (reduce ? (inputs + 1) / 2.0 : 1.0);
   w_.puts.push_back(put);
   return static_cast<uint32_t>(w_.puts.size() - 1);
@@ -293,7 +299,7 @@ std::vector<int32_t> Builder::ring_order(const StepCtx& s, uint32_t channel) con
 int64_t Builder::gemm_ps(const StepCtx& s, int32_t gpu, double flops) const {
   const GpuSpec& g = p_.gpu(gpu);
   if (!(g.bf16_flops > 0)) fail(s, "GPU " + std::to_string(gpu) + " has no bf16_TFLOPs in the topology: cannot time a GEMM");
-  const double seconds = flops / (g.bf16_flops * s.k->get_double("gemm_efficiency")) * s.k->get_double("compute_scale");
+  const double seconds = flops / (g.bf16_flops * s.p.gemm_efficiency) * s.p.compute_scale;
   return static_cast<int64_t>(std::llround(seconds * 1e12));
 }
 
@@ -429,7 +435,7 @@ void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
     for (int r = 0; r < n; ++r)
       for (int p = 0; p < n; ++p) {
         if (p == r) continue;
-        data[r][p] = s.pull ? connect(s, actor[r], actor[p], 0.0, 1.0) : connect(s, actor[r], actor[p], 1.0, 0.0);
+        data[r][p] = s.p.pull ? connect(s, actor[r], actor[p], 0.0, 1.0) : connect(s, actor[r], actor[p], 1.0, 0.0);
         flag[r][p] = flag_connection(s, actor[r], actor[p]);
       }
     for (int r = 0; r < n; ++r) {
@@ -450,7 +456,7 @@ void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
       };
       switch (kind) {
         case DirectKind::kOneShot:
-          if (s.pull) {
+          if (s.p.pull) {
             barrier();
             send_all(piece);
             local(true, n, piece);
@@ -484,7 +490,7 @@ void Builder::direct(StepCtx& s, DirectKind kind, double bytes, bool ll) {
           recv_all();
           break;
         case DirectKind::kReduceScatter:
-          if (s.pull) {
+          if (s.p.pull) {
             barrier();
             send_all(piece);
             local(true, n, piece, true);
@@ -532,8 +538,8 @@ void Builder::nvls(StepCtx& s, double bytes) {
   for (uint32_t ch = 0; ch < s.channels; ++ch) {
     for (int r = 0; r < n; ++r) {
       const uint32_t a = comm_actor(s, r, ch, 1, 1);
-      PutSpec reduce{a, s.mech, s.gpus, {s.gpus[r]}, true, 1.0};
-      PutSpec bcast{a, s.mech, {s.gpus[r]}, s.gpus, true, 1.0};
+      PutSpec reduce{a, s.p.mechanism, s.gpus, {s.gpus[r]}, true, 1.0};
+      PutSpec bcast{a, s.p.mechanism, {s.gpus[r]}, s.gpus, true, 1.0};
       w_.puts.push_back(reduce);
       const auto pr = static_cast<uint32_t>(w_.puts.size() - 1);
       w_.puts.push_back(bcast);
@@ -594,11 +600,11 @@ void Builder::alltoall(StepCtx& s, double bytes) {
 // share every SM (nothing held), the GEMM keeps all SMs and both see the GPU's interference.
 void Builder::fused(StepCtx& s, bool allgather_first) {
   const int n = s.n;
-  const int64_t m = s.k->get_int("gemm_m"), nn = s.k->get_int("gemm_n"), kk = s.k->get_int("gemm_k");
-  const int64_t dtype = s.k->get_int("dtype_bytes");
-  const int64_t comm_sms = s.k->get_int("num_comm_sms");
+  const int64_t m = s.p.gemm_m, nn = s.p.gemm_n, kk = s.p.gemm_k;
+  const int64_t dtype = s.p.dtype_bytes;
+  const int64_t comm_sms = s.p.num_comm_sms;
   if (comm_sms < 1) fail(s, "num_comm_sms must be >= 1 for a fused kernel");
-  const bool intra = s.k->get_enum("overlap") == "intra_sm";
+  const bool intra = s.p.intra_sm;
   s.channels = static_cast<uint32_t>(std::min<int64_t>(s.channels, comm_sms));
   const double sms_per_channel = static_cast<double>(comm_sms) / s.channels;
   const uint32_t held = intra ? 0 : static_cast<uint32_t>(std::max<int64_t>(1, comm_sms / s.channels));
@@ -645,8 +651,7 @@ void Builder::fused(StepCtx& s, bool allgather_first) {
 }
 
 void Builder::gemm(StepCtx& s) {
-  const double flops = 2.0 * static_cast<double>(s.k->get_int("gemm_m")) * static_cast<double>(s.k->get_int("gemm_n")) *
-                       static_cast<double>(s.k->get_int("gemm_k"));
+  const double flops = 2.0 * static_cast<double>(s.p.gemm_m) * static_cast<double>(s.p.gemm_n) * static_cast<double>(s.p.gemm_k);
   for (int r = 0; r < s.n; ++r) {
     const uint32_t a = compute_actor(s, r, p_.gpu(s.gpus[r]).sm_count);
     prog(a).prologue.push_back(compute(gemm_ps(s, s.gpus[r], flops)));
@@ -654,14 +659,30 @@ void Builder::gemm(StepCtx& s) {
 }
 
 void Builder::add(const WorkloadStep& step, size_t index) {
+  StepCtx s = resolve(step, index);
+  if (next_comm_sm_.empty()) next_comm_sm_.assign(p_.gpu_count(), 0);
+  use_nccl_profile(s);
+  choose_protocol(s);
+  CollectiveSpec spec = collective_spec(s, step.stream);
+  for (int64_t rep = 0; rep < s.p.repeat; ++rep) {
+    begin_repeat(s);
+    generate(s, spec);
+    spec.channels = spec.compute ? 0 : s.channels;
+    spec.busbw_factor = busbw_factor(spec.op, s.n);
+    w_.collectives.push_back(spec);
+    order_on_stream(s, step.stream);
+    intern_programs(s.actors);
+  }
+}
+
+// The step's knobs as typed parameters, its GPUs, and the combinations no generator has.
+Builder::StepCtx Builder::resolve(const WorkloadStep& step, size_t index) const {
   StepCtx s;
-  s.k = &step.knobs;
   s.where = "workload step " + std::to_string(index) + " (" + step.op + ")";
-  const KnobSettings& k = step.knobs;
+  s.p = resolve_params(step.op, step.knobs, s.where);
+  const CollectiveParams& p = s.p;
   const auto topo_gpus = static_cast<int64_t>(p_.gpu_count());
-  const int64_t n = !step.gpu_list.empty() ? static_cast<int64_t>(step.gpu_list.size())
-                   : k.is_set("gpus")        ? k.get_int("gpus")
-                                             : topo_gpus;
+  const int64_t n = !step.gpu_list.empty() ? static_cast<int64_t>(step.gpu_list.size()) : p.gpus_set ? p.gpus : topo_gpus;
   if (n > topo_gpus)
     fail(s, "gpus=" + std::to_string(n) + " but topology " + p_.topology().name + " has " + std::to_string(topo_gpus));
   if (!step.gpu_list.empty()) {
@@ -673,171 +694,188 @@ void Builder::add(const WorkloadStep& step, size_t index) {
     for (int32_t g = 0; g < n; ++g) s.gpus.push_back(g);
   }
   s.n = static_cast<int>(n);
-  s.mech = mechanism_of(k.get_enum("mechanism"));
-  if (k.get_enum("algorithm") == "nvls" && !k.is_set("mechanism")) s.mech = Mechanism::kMultimem;
-  s.channels = static_cast<uint32_t>(k.get_int("channels"));
-  s.window = static_cast<uint32_t>(k.get_int("window"));
-  s.step_granularity = k.get_enum("granularity") == "step";
-  s.chunk_limit = static_cast<double>(k.get_int("chunk_bytes"));
-  if (next_comm_sm_.empty()) next_comm_sm_.assign(p_.gpu_count(), 0);
+  s.channels = p.channels;
+  s.payload = p.bytes;
+  const std::string_view op = to_string(p.op), algo = to_string(p.algorithm);
+  if (p.pull && !p.direct_kernel())
+    fail(s, "mechanism=" + p.mechanism_name + " is for the direct kernels (algorithm=one_shot or two_shot)");
+  if (p.pull && (p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kAllToAll || p.algorithm == Algorithm::kTwoShot))
+    fail(s, "mechanism=" + p.mechanism_name + ": only the one-shot all-reduce and reduce-scatter pull");
+  const bool allows_other_algos = p.op == WorkloadOp::kAllReduce || p.op == WorkloadOp::kAllGather ||
+                                  p.op == WorkloadOp::kReduceScatter || p.op == WorkloadOp::kAllToAll;
+  if (!allows_other_algos && p.algorithm != Algorithm::kRing && p.algorithm_set)
+    fail(s, "algorithm=" + std::string(algo) + " does not apply to " + std::string(op));
+  if ((p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kReduceScatter || p.op == WorkloadOp::kAllToAll) &&
+      p.algorithm != Algorithm::kRing && p.algorithm != Algorithm::kOneShot)
+    fail(s, "algorithm=" + std::string(algo) + " is not available for " + std::string(op) + " (ring or one_shot)");
+  return s;
+}
 
-  const std::string algo = k.get_enum("algorithm");
-  const auto payload = static_cast<double>(k.get_int("bytes"));
-  const std::string& op = step.op;
-  const std::string mech_name = k.get_enum("mechanism");
-  s.pull = is_pull(mech_name);
-  s.threads = static_cast<double>(k.get_int("threads_per_channel"));
-  const bool fused_op = op == "allgather_gemm" || op == "gemm_reducescatter";
-  const bool direct_kernel = algo == "one_shot" || algo == "two_shot";
-  if (s.pull && !direct_kernel)
-    fail(s, "mechanism=" + mech_name + " is for the direct kernels (algorithm=one_shot or two_shot)");
-  if (s.pull && (op == "allgather" || op == "alltoall" || algo == "two_shot"))
-    fail(s, "mechanism=" + mech_name + ": only the one-shot all-reduce and reduce-scatter pull");
-  // NCCL's algorithms (ring, tree, send/recv, its all-to-all) follow the topology's measured NCCL
-  // profile when it has one: its per-channel rate at this step size, its fixed costs.
-  const bool nccl_algo = !fused_op && op != "gemm" && (algo == "ring" || algo == "tree");
-  std::string protocol = k.get_enum("protocol");  // "auto" is resolved below
-  double nccl_step_bytes = 0;
-  bool nccl_ll = false;          // NCCL's logged choice: LL at this size (the profile's LL knots)
-  uint32_t nccl_channels = 0;    // NCCL's own channel count at this size
-  if (nccl_algo && p_.topology().nccl && k.get_bool("nccl_profile") && s.mech == Mechanism::kLdSt && !s.pull) {
-    s.nccl = &*p_.topology().nccl;
-    const bool ring_coll = algo == "ring" && (op == "allreduce" || op == "allgather" || op == "reducescatter");
-    const double count = op == "reducescatter" ? payload / s.n : payload;   // NCCL's per-rank count
-    const double buffer = op == "allgather" ? payload * s.n : payload;
-    nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 &&
-              (op != "allreduce" && s.nccl->ll_max_buffer_bytes > 0 ? buffer <= s.nccl->ll_max_buffer_bytes
-                                                                    : count <= s.nccl->ll_max_bytes);
-    // protocol=simple / ll forces NCCL's protocol (NCCL_PROTO): that curve at any size.
-    if (ring_coll && (protocol == "simple" || protocol == "ll")) nccl_ll = protocol == "ll";
-    nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
-    if (nccl_channels > 0 && !k.is_set("channels")) s.channels = nccl_channels;
-    nccl_step_bytes = (op == "allgather" || op == "sendrecv") ? payload : payload / s.n;
-    s.nccl_rate = s.nccl->rate_for(op, nccl_step_bytes, nccl_ll);
-  }
-  // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
-  // payload; the summary still reports the payload. The direct kernels use their own stores (simple
-  // unless protocol=ll); NCCL's measured profile has its protocols folded into its rates.
-  if (protocol == "auto") {
-    if (s.nccl) protocol = nccl_ll ? "ll" : "simple";  // a label: the profile's rates hold the protocol's cost
-    else if (direct_kernel || fused_op) protocol = "simple";
+// NCCL's algorithms (ring, tree, send/recv, its all-to-all) follow the topology's measured NCCL
+// profile when it has one: its per-channel rate at this step size, its fixed costs, its channels.
+void Builder::use_nccl_profile(StepCtx& s) const {
+  const CollectiveParams& p = s.p;
+  const bool nccl_algo = !p.fused() && p.op != WorkloadOp::kGemm && (p.algorithm == Algorithm::kRing || p.algorithm == Algorithm::kTree);
+  if (!nccl_algo || !p_.topology().nccl || !p.nccl_profile || p.mechanism != Mechanism::kLdSt || p.pull) return;
+  s.nccl = &*p_.topology().nccl;
+  const bool ring_coll = p.algorithm == Algorithm::kRing &&
+                         (p.op == WorkloadOp::kAllReduce || p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kReduceScatter);
+  const double count = p.op == WorkloadOp::kReduceScatter ? s.payload / s.n : s.payload;  // NCCL's per-rank count
+  const double buffer = p.op == WorkloadOp::kAllGather ? s.payload * s.n : s.payload;
+  s.nccl_ll = ring_coll && s.nccl->ll_max_bytes > 0 &&
+              (p.op != WorkloadOp::kAllReduce && s.nccl->ll_max_buffer_bytes > 0 ? buffer <= s.nccl->ll_max_buffer_bytes
+                                                                                : count <= s.nccl->ll_max_bytes);
+  // protocol=simple / ll forces NCCL's protocol (NCCL_PROTO): that curve at any size.
+  if (ring_coll && (p.protocol == Protocol::kSimple || p.protocol == Protocol::kLl)) s.nccl_ll = p.protocol == Protocol::kLl;
+  s.nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
+  if (s.nccl_channels > 0 && !p.channels_set) s.channels = s.nccl_channels;
+  s.nccl_step_bytes = (p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kSendRecv) ? s.payload : s.payload / s.n;
+  s.nccl_rate = s.nccl->rate_for(to_string(p.op), s.nccl_step_bytes, s.nccl_ll);
+}
+
+// Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
+// payload; the summary still reports the payload. The direct kernels use their own stores (simple
+// unless protocol=ll); NCCL's measured profile has its protocols folded into its rates.
+void Builder::choose_protocol(StepCtx& s) const {
+  const CollectiveParams& p = s.p;
+  s.protocol = p.protocol;
+  if (s.protocol == Protocol::kAuto) {
+    if (s.nccl) s.protocol = s.nccl_ll ? Protocol::kLl : Protocol::kSimple;  // a label: the profile's rates hold the protocol's cost
+    else if (p.direct_kernel() || p.fused()) s.protocol = Protocol::kSimple;
     else
-      protocol = payload <= static_cast<double>(k.get_int("ll_max_bytes"))      ? "ll"
-                 : payload <= static_cast<double>(k.get_int("ll128_max_bytes")) ? "ll128"
-                                                                                 : "simple";
+      s.protocol = s.payload <= p.ll_max_bytes      ? Protocol::kLl
+                   : s.payload <= p.ll128_max_bytes ? Protocol::kLl128
+                                                    : Protocol::kSimple;
   }
-  const double wire = s.nccl || direct_kernel ? 1.0 : protocol == "ll" ? kLlWire : protocol == "ll128" ? 128.0 / 120.0 : 1.0;
-  const bool ll = protocol == "ll";
-  const double bytes = payload * wire;
-  CollectiveSpec spec;
-  spec.name = op;
-  spec.algorithm = algo;
-  spec.mechanism = s.mech;
-  spec.bytes = payload;
-  spec.protocol = protocol;
-  spec.gpus = s.gpus;
-  spec.stream = step.stream;
-  spec.algbw_bytes = payload;
-  const bool allows_other_algos = op == "allreduce" || op == "allgather" || op == "reducescatter" || op == "alltoall";
-  if (!allows_other_algos && algo != "ring" && k.is_set("algorithm"))
-    fail(s, "algorithm=" + algo + " does not apply to " + op);
-  if ((op == "allgather" || op == "reducescatter" || op == "alltoall") && algo != "ring" && algo != "one_shot")
-    fail(s, "algorithm=" + algo + " is not available for " + op + " (ring or one_shot)");
+  const double wire = s.nccl || p.direct_kernel()        ? 1.0
+                      : s.protocol == Protocol::kLl    ? kLlWire
+                      : s.protocol == Protocol::kLl128 ? 128.0 / 120.0
+                                                       : 1.0;
+  s.ll = s.protocol == Protocol::kLl;
+  s.bytes = s.payload * wire;
+}
 
-  const int64_t repeat = k.get_int("repeat");
-  for (int64_t rep = 0; rep < repeat; ++rep) {
-    s.actors.clear();
-    s.group_of.clear();
-    s.collective = static_cast<uint32_t>(w_.collectives.size());
-    if (!s.nccl || k.is_set("channels") || nccl_channels == 0) s.channels = static_cast<uint32_t>(k.get_int("channels"));
-    if (s.nccl && nccl_channels > 0 && s.channels != nccl_channels) {
-      // The profile measured what NCCL's channels reach together at this step size with its own
-      // channel count; another count splits that aggregate, no channel beyond what one SM moves
-      // with LD/ST at the channel's threads (the mechanism's measured per-SM rate).
-      const SmTransferModel& ldst = p_.gpu(s.gpus.front()).ldst;
-      SmTransferModel linear = ldst;
-      linear.cap_bytes_per_s = 0;
-      const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.threads) : 0;
-      const double profile_rate = s.nccl->rate_for(op, nccl_step_bytes, nccl_ll);
-      double r = profile_rate * nccl_channels / s.channels;
-      if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
-      s.nccl_rate = r;
-    }
-    s.kernel_sms = direct_kernel ? s.channels : 0;
-    if (op == "allreduce") {
+CollectiveSpec Builder::collective_spec(const StepCtx& s, uint32_t stream) const {
+  CollectiveSpec spec;
+  spec.name = std::string(to_string(s.p.op));
+  spec.algorithm = std::string(to_string(s.p.algorithm));
+  spec.mechanism = s.p.mechanism;
+  spec.bytes = s.payload;
+  spec.protocol = std::string(to_string(s.protocol));
+  spec.gpus = s.gpus;
+  spec.stream = stream;
+  spec.algbw_bytes = s.payload;
+  return spec;
+}
+
+// One repetition's channels: the knob's, or NCCL's own count at this size.
+void Builder::begin_repeat(StepCtx& s) {
+  s.actors.clear();
+  s.group_of.clear();
+  s.collective = static_cast<uint32_t>(w_.collectives.size());
+  if (!s.nccl || s.p.channels_set || s.nccl_channels == 0) s.channels = s.p.channels;
+  if (s.nccl && s.nccl_channels > 0 && s.channels != s.nccl_channels) {
+    // The profile measured what NCCL's channels reach together at this step size with its own
+    // channel count; another count splits that aggregate, no channel beyond what one SM moves
+    // with LD/ST at the channel's threads (the mechanism's measured per-SM rate).
+    const SmTransferModel& ldst = p_.gpu(s.gpus.front()).ldst;
+    SmTransferModel linear = ldst;
+    linear.cap_bytes_per_s = 0;
+    const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.p.threads_per_channel) : 0;
+    const double profile_rate = s.nccl->rate_for(to_string(s.p.op), s.nccl_step_bytes, s.nccl_ll);
+    double r = profile_rate * s.nccl_channels / s.channels;
+    if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
+    s.nccl_rate = r;
+  }
+  s.kernel_sms = s.p.direct_kernel() ? s.channels : 0;
+}
+
+// The operation's actors, connections and programs, by op and algorithm.
+void Builder::generate(StepCtx& s, CollectiveSpec& spec) {
+  const CollectiveParams& p = s.p;
+  switch (p.op) {
+    case WorkloadOp::kAllReduce:
       spec.op = CollectiveOp::kAllReduce;
-      if (algo == "ring") ring(s, CollectiveOp::kAllReduce, bytes / s.n / s.channels);
-      else if (algo == "tree") tree_allreduce(s, bytes);
-      else if (algo == "one_shot") direct(s, DirectKind::kOneShot, payload, ll);
-      else if (algo == "two_shot") direct(s, DirectKind::kTwoShot, payload, false);
-      else nvls(s, bytes);
-    } else if (op == "allgather") {
+      switch (p.algorithm) {
+        case Algorithm::kRing: ring(s, CollectiveOp::kAllReduce, s.bytes / s.n / s.channels); break;
+        case Algorithm::kTree: tree_allreduce(s, s.bytes); break;
+        case Algorithm::kOneShot: direct(s, DirectKind::kOneShot, s.payload, s.ll); break;
+        case Algorithm::kTwoShot: direct(s, DirectKind::kTwoShot, s.payload, false); break;
+        case Algorithm::kNvls: nvls(s, s.bytes); break;
+      }
+      break;
+    case WorkloadOp::kAllGather:
       // bytes: the per-rank input; NCCL reports algbw on the gathered output
       spec.op = CollectiveOp::kAllGather;
-      spec.algbw_bytes = payload * s.n;
-      if (algo == "ring") ring(s, CollectiveOp::kAllGather, bytes / s.channels);
-      else direct(s, DirectKind::kAllGather, payload, ll);
-    } else if (op == "reducescatter") {
+      spec.algbw_bytes = s.payload * s.n;
+      if (p.algorithm == Algorithm::kRing) ring(s, CollectiveOp::kAllGather, s.bytes / s.channels);
+      else direct(s, DirectKind::kAllGather, s.payload, s.ll);
+      break;
+    case WorkloadOp::kReduceScatter:
       spec.op = CollectiveOp::kReduceScatter;
-      if (algo == "ring") ring(s, CollectiveOp::kReduceScatter, bytes / s.n / s.channels);
-      else direct(s, DirectKind::kReduceScatter, payload, ll);
-    } else if (op == "alltoall") {
+      if (p.algorithm == Algorithm::kRing) ring(s, CollectiveOp::kReduceScatter, s.bytes / s.n / s.channels);
+      else direct(s, DirectKind::kReduceScatter, s.payload, s.ll);
+      break;
+    case WorkloadOp::kAllToAll:
       spec.op = CollectiveOp::kAllToAll;
-      if (algo == "one_shot") direct(s, DirectKind::kAllToAll, payload, ll);
-      else alltoall(s, bytes);
-    } else if (op == "sendrecv") {
+      if (p.algorithm == Algorithm::kOneShot) direct(s, DirectKind::kAllToAll, s.payload, s.ll);
+      else alltoall(s, s.bytes);
+      break;
+    case WorkloadOp::kSendRecv:
       spec.op = CollectiveOp::kSendRecv;
-      sendrecv(s, bytes);
-    } else if (op == "allgather_gemm" || op == "gemm_reducescatter") {
-      const bool ag = op == "allgather_gemm";
+      sendrecv(s, s.bytes);
+      break;
+    case WorkloadOp::kAllGatherGemm:
+    case WorkloadOp::kGemmReduceScatter: {
+      const bool ag = p.op == WorkloadOp::kAllGatherGemm;
       spec.op = ag ? CollectiveOp::kAllGather : CollectiveOp::kReduceScatter;
-      const double dt = static_cast<double>(k.get_int("dtype_bytes"));
-      spec.bytes = ag ? static_cast<double>(k.get_int("gemm_m")) / s.n * static_cast<double>(k.get_int("gemm_k")) * dt
-                      : static_cast<double>(k.get_int("gemm_m")) * static_cast<double>(k.get_int("gemm_n")) * dt;
+      const double dt = static_cast<double>(p.dtype_bytes);
+      spec.bytes = ag ? static_cast<double>(p.gemm_m) / s.n * static_cast<double>(p.gemm_k) * dt
+                      : static_cast<double>(p.gemm_m) * static_cast<double>(p.gemm_n) * dt;
       spec.algbw_bytes = ag ? spec.bytes * s.n : spec.bytes;
       spec.algorithm = "ring";
       spec.protocol = "simple";  // a fused kernel's own stores, not an NCCL protocol
       fused(s, ag);
-    } else if (op == "gemm") {
+      break;
+    }
+    case WorkloadOp::kGemm:
       spec.compute = true;
       spec.algorithm.clear();
       spec.protocol.clear();
       spec.bytes = 0;
       spec.algbw_bytes = 0;
       gemm(s);
-    } else {
-      fail(s, "unknown operation");
-    }
-    spec.channels = spec.compute ? 0 : s.channels;
-    spec.busbw_factor = busbw_factor(spec.op, s.n);
-    w_.collectives.push_back(spec);
+      break;
+  }
+}
 
-    // Stream order and fixed kernel cost: every actor of this step on GPU g first waits for the
-    // previous step on (g, stream), communication actors then pay the GPU's kernel latency; at the
-    // end each waits for its transfers and signals this step's counter on g.
-    std::map<int32_t, std::vector<uint32_t>> on_gpu;
-    for (uint32_t a : s.actors) on_gpu[w_.actors[a].gpu].push_back(a);
-    for (auto& [g, actors] : on_gpu) {
-      const uint32_t done = counter();
-      const auto key = std::make_pair(g, step.stream);
-      const auto prev = last_.find(key);
-      for (uint32_t a : actors) {
-        Program& p = prog(a);
-        std::vector<Op> pre;
-        if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
-        const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns + (direct_kernel ? p_.gpu(g).block_latency_ns * (s.channels - 1.0) : 0.0)
-                                : (op == "sendrecv" || op == "alltoall") ? s.nccl->p2p_latency_ns
-                                : algo == "ring" ? s.nccl->collective_cost_ns(nccl_ll, op == "allreduce" ? 2 * (s.n - 1) : s.n - 1)
-                                                 : s.nccl->collective_latency_ns;
-        if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
-          pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
-        p.prologue.insert(p.prologue.begin(), pre.begin(), pre.end());
-        p.epilogue.push_back(wait_all());
-        p.epilogue.push_back(signal(slot(a, done)));
-      }
-      last_[key] = {done, static_cast<int64_t>(actors.size())};
+// Stream order and fixed kernel cost: every actor of this step on GPU g first waits for the
+// previous step on (g, stream), communication actors then pay the GPU's kernel latency; at the
+// end each waits for its transfers and signals this step's counter on g.
+void Builder::order_on_stream(StepCtx& s, uint32_t stream) {
+  const CollectiveParams& p = s.p;
+  std::map<int32_t, std::vector<uint32_t>> on_gpu;
+  for (uint32_t a : s.actors) on_gpu[w_.actors[a].gpu].push_back(a);
+  for (auto& [g, actors] : on_gpu) {
+    const uint32_t done = counter();
+    const auto key = std::make_pair(g, stream);
+    const auto prev = last_.find(key);
+    for (uint32_t a : actors) {
+      Program& prog_a = prog(a);
+      std::vector<Op> pre;
+      if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
+      const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns + (p.direct_kernel() ? p_.gpu(g).block_latency_ns * (s.channels - 1.0) : 0.0)
+                             : (p.op == WorkloadOp::kSendRecv || p.op == WorkloadOp::kAllToAll) ? s.nccl->p2p_latency_ns
+                             : p.algorithm == Algorithm::kRing
+                                 ? s.nccl->collective_cost_ns(s.nccl_ll, p.op == WorkloadOp::kAllReduce ? 2 * (s.n - 1) : s.n - 1)
+                                 : s.nccl->collective_latency_ns;
+      if (w_.actors[a].role == ActorRole::kCommunication && latency > 0)
+        pre.push_back(Op{OpKind::kDelay, 0, 0, ns_to_ps_round(latency), 0, 0});
+      prog_a.prologue.insert(prog_a.prologue.begin(), pre.begin(), pre.end());
+      prog_a.epilogue.push_back(wait_all());
+      prog_a.epilogue.push_back(signal(slot(a, done)));
     }
-    intern_programs(s.actors);
+    last_[key] = {done, static_cast<int64_t>(actors.size())};
   }
 }
 
@@ -872,6 +910,13 @@ double busbw_factor(CollectiveOp op, int n) {
     case CollectiveOp::kAllToAll: return static_cast<double>(n - 1) / n;
     default: return 1.0;
   }
+}
+
+PlatformOptions platform_options(const KnobSettings& knobs) {
+  PlatformOptions po;
+  po.link_bandwidth_scale = knobs.get_double("link_bandwidth_scale");
+  po.hbm = knobs.get_bool("hbm");
+  return po;
 }
 
 Workload build_workload(const Platform& platform, const std::vector<WorkloadStep>& steps) {

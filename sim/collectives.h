@@ -3,7 +3,8 @@
 // GEMM+reduce-scatter, and plain GEMMs, for any number of GPUs and nodes. A collective expands into
 // channels x steps x chunks of messages with `window` in flight per connection (granularity=chunk),
 // or one message per channel and step (granularity=step). Steps on the same stream of a GPU run in
-// order; different streams overlap. Every parameter comes from the knob registry (knobs.h).
+// order; different streams overlap. Every parameter comes from the knob registry (knobs.h), resolved
+// once per step into typed CollectiveParams (collective_params.h).
 #pragma once
 
 #include <string>
@@ -38,5 +39,8 @@ Workload build_workload(const Platform& platform, const std::vector<WorkloadStep
 
 // NCCL's bus-bandwidth factor for an op on n ranks (all-reduce 2(n-1)/n, all-gather (n-1)/n...).
 double busbw_factor(CollectiveOp op, int n);
+
+// The platform knobs: link_bandwidth_scale and hbm.
+PlatformOptions platform_options(const KnobSettings& knobs);
 
 }  // namespace parascope::sim

@@ -104,15 +104,14 @@ HarnessWorkload harness_workload(const HarnessRow& r) {
   return w;
 }
 
-double simulate_harness_row(const Topology& topo, const HarnessRow& row,
-                            const std::vector<std::pair<std::string, std::string>>& overrides) {
+double simulate_harness_row(const Topology& topo, const HarnessRow& row, const KnobSettings& overrides) {
   const HarnessWorkload w = harness_workload(row);
   if (!w.modelled) throw std::invalid_argument("row not modelled: " + w.why);
   SimulationInput in;
   in.topology = topo;
   in.steps = parse_workload_spec(w.spec);
   in.overrides = overrides;
-  in.overrides.emplace_back("gpus", std::to_string(row.nranks));
+  in.overrides.set_value("gpus", int64_t{row.nranks});
   return static_cast<double>(run_simulation(in).summary.makespan) / 1000.0;
 }
 

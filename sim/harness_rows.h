@@ -37,8 +37,7 @@ struct HarnessWorkload {
 HarnessWorkload harness_workload(const HarnessRow& row);
 
 // The simulated time of a modelled row on `topo` (ns); `overrides` as `simulate --set`.
-double simulate_harness_row(const Topology& topo, const HarnessRow& row,
-                            const std::vector<std::pair<std::string, std::string>>& overrides = {});
+double simulate_harness_row(const Topology& topo, const HarnessRow& row, const KnobSettings& overrides = {});
 
 // The launch floor of one kernel in a CUDA graph: the median of the graph_floor rows without
 // programmatic dependent launch (0 when the rows have none).

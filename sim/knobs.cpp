@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 
 namespace parascope::sim {
 
@@ -83,7 +84,18 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+}  // namespace
+
 std::string range_text(const KnobSpec& s) {
+  switch (s.type) {
+    case KnobType::kBool: return "true|false";
+    case KnobType::kEnum: {
+      std::string out;
+      for (const auto& c : s.choices) out += (out.empty() ? "" : "|") + c;
+      return out;
+    }
+    default: break;
+  }
   auto num = [&](double v) {
     if (s.type == KnobType::kBytes) return format_bytes(static_cast<int64_t>(v));
     if (s.type == KnobType::kInt) return std::to_string(static_cast<int64_t>(v));
@@ -93,7 +105,6 @@ std::string range_text(const KnobSpec& s) {
   };
   return "[" + num(s.min) + ", " + num(s.max) + "]";
 }
-}  // namespace
 
 KnobValue KnobRegistry::parse(std::string_view name, std::string_view text) const {
   const KnobSpec* s = find(name);
@@ -156,6 +167,12 @@ std::string KnobRegistry::format(const KnobSpec& s, const KnobValue& v) const {
   }
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return std::get<std::string>(v);
+}
+
+std::string KnobRegistry::format(std::string_view name, const KnobValue& v) const {
+  const KnobSpec* s = find(name);
+  if (!s) throw std::logic_error("no knob named " + std::string(name));
+  return format(*s, v);
 }
 
 namespace {
@@ -261,8 +278,53 @@ void KnobSettings::set(std::string_view assignment) {
   set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 
+KnobSettings::KnobSettings(std::initializer_list<std::pair<std::string_view, std::string_view>> assignments)
+    : registry_(&knob_registry()) {
+  for (const auto& [name, text] : assignments) set(name, text);
+}
+
 void KnobSettings::set(std::string_view name, std::string_view value_text) {
   values_[std::string(name)] = registry_->parse(name, value_text);
+}
+
+void KnobSettings::set_value(std::string_view name, const KnobValue& value) {
+  const KnobSpec* s = registry_->find(name);
+  if (!s) (void)registry_->parse(name, "");  // KnobError with the registry's suggestion
+  const bool integral = s->type == KnobType::kInt || s->type == KnobType::kBytes;
+  const bool fits = integral                        ? std::holds_alternative<int64_t>(value)
+                    : s->type == KnobType::kDouble  ? std::holds_alternative<double>(value)
+                    : s->type == KnobType::kBool    ? std::holds_alternative<bool>(value)
+                                                    : std::holds_alternative<std::string>(value);
+  if (!fits) throw KnobError("knob " + s->name + ": a value of the wrong type (" + std::string(to_string(s->type)) + " expected)");
+  const std::string bad = "knob " + s->name + ": '" + registry_->format(*s, value) + "' is not ";
+  if (integral || s->type == KnobType::kDouble) {
+    const double v = integral ? static_cast<double>(std::get<int64_t>(value)) : std::get<double>(value);
+    if (!std::isfinite(v) || v < s->min || v > s->max) throw KnobError(bad + "in range " + range_text(*s));
+  } else if (s->type == KnobType::kEnum &&
+             std::find(s->choices.begin(), s->choices.end(), std::get<std::string>(value)) == s->choices.end()) {
+    throw KnobError(bad + "one of: " + range_text(*s));
+  }
+  values_[s->name] = value;
+}
+
+void KnobSettings::merge(const KnobSettings& other) {
+  for (const auto& [k, v] : other.values_) values_[k] = v;
+}
+
+void KnobSettings::append_key(std::string& key) const {
+  for (const auto& [k, v] : values_) {
+    key += k;
+    key += '=';
+    key += static_cast<char>(v.index());
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, std::string>) key += x;
+          else key.append(reinterpret_cast<const char*>(&x), sizeof x);
+        },
+        v);
+    key += ';';
+  }
 }
 
 const KnobValue& KnobSettings::value(std::string_view name, KnobType expect) const {

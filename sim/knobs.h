@@ -1,9 +1,11 @@
 // The knob registry: every parameter a user can change in `simulate`, `whatif`, their `--sweep`
 // and the GUI's what-if panel is declared once here (name, type, range, default, unit, help), so
-// the three cannot drift apart. KnobSettings holds chosen values, validated against the registry.
+// the three cannot drift apart. KnobSettings holds chosen values, parsed once from text at the edge
+// (the command line, a form) and validated against the registry; inside they travel typed.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -42,6 +44,7 @@ class KnobRegistry {
   // Parses `text` for knob `name`; KnobError names the knob, the text and the allowed range.
   KnobValue parse(std::string_view name, std::string_view text) const;
   std::string format(const KnobSpec& spec, const KnobValue& v) const;
+  std::string format(std::string_view name, const KnobValue& v) const;  // std::logic_error for unknown names
 
  private:
   std::vector<KnobSpec> specs_;
@@ -50,19 +53,33 @@ class KnobRegistry {
 // The registry of every knob Parascope has. Built once, immutable afterwards.
 const KnobRegistry& knob_registry();
 
+// A knob's allowed values as people read them: "[1, 1024]", "[256, 1TiB]", "ring|tree|...", "true|false".
+std::string range_text(const KnobSpec& spec);
+
 class KnobSettings {
  public:
-  explicit KnobSettings(const KnobRegistry& registry = knob_registry()) : registry_(&registry) {}
+  KnobSettings() : registry_(&knob_registry()) {}
+  explicit KnobSettings(const KnobRegistry& registry) : registry_(&registry) {}
+  // Parses each (name, text) as set() does: for tests and literal settings.
+  KnobSettings(std::initializer_list<std::pair<std::string_view, std::string_view>> assignments);
   // "k=v"; KnobError on unknown knobs (with a suggestion) or bad values.
   void set(std::string_view assignment);
   void set(std::string_view name, std::string_view value_text);
+  // A parsed value (a sweep point, another setting's): KnobError when it is of the wrong type or out of range.
+  void set_value(std::string_view name, const KnobValue& value);
+  // Every value of `other` set here too (other's win).
+  void merge(const KnobSettings& other);
+  void erase(std::string_view name) { values_.erase(std::string(name)); }
+  bool empty() const { return values_.empty(); }
   bool is_set(std::string_view name) const { return values_.count(std::string(name)) != 0; }
   int64_t get_int(std::string_view name) const;     // kInt, kBytes
   double get_double(std::string_view name) const;   // kDouble (kInt/kBytes widen)
   bool get_bool(std::string_view name) const;
   std::string get_enum(std::string_view name) const;
   const std::map<std::string, KnobValue>& values() const { return values_; }
-  std::string describe() const;  // "num_comm_sms=16 chunk_bytes=1MiB"
+  std::string describe() const;  // "chunk_bytes=1MiB num_comm_sms=16" (by name)
+  // The set values in a compact binary form, for cache keys: equal settings, equal keys.
+  void append_key(std::string& key) const;
 
  private:
   const KnobValue& value(std::string_view name, KnobType expect) const;

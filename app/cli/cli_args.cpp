@@ -1,5 +1,6 @@
 #include "cli/cli_args.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace parascope::cli {
@@ -50,6 +51,19 @@ std::optional<std::string> Args::value(const std::string& name) const {
 std::vector<std::string> Args::values(const std::string& name) const {
   auto it = values_.find(name);
   return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+int64_t Args::integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
+  const auto v = value(name);
+  if (!v) return fallback;
+  int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec != std::errc() || end != v->data() + v->size() || n < min || n > max)
+    throw UsageError(name + " needs a whole number" +
+                     (max == INT64_MAX ? " of at least " + std::to_string(min)
+                                       : " from " + std::to_string(min) + " to " + std::to_string(max)) +
+                     ", got '" + *v + "'");
+  return n;
 }
 
 std::string options_help(const std::vector<OptionSpec>& specs) {

@@ -30,6 +30,8 @@ class Args {
   bool flag(const std::string& name) const { return values_.count(name) != 0; }
   std::optional<std::string> value(const std::string& name) const;
   std::vector<std::string> values(const std::string& name) const;
+  // A whole-number option in [min, max]; `fallback` when it is absent; UsageError naming it otherwise.
+  int64_t integer(const std::string& name, int64_t fallback, int64_t min = 1, int64_t max = INT64_MAX) const;
   const std::vector<std::string>& inputs() const { return inputs_; }
   // Arguments after a bare "--" (record's command line).
   const std::vector<std::string>& rest() const { return rest_; }

@@ -1,29 +1,32 @@
 #include "cli/machine_option.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
-#include "cli/verbs.h"
-#include "sim/simulation.h"
-#include "trace/core/trace_machine.h"
 
 namespace parascope::cli {
 
-std::optional<Topology> machine_option(const Trace& trace, const std::string& value) {
-  if (value == "trace") return std::nullopt;
-  if (value == "auto") {
-    if (trace.topology) return std::nullopt;
-    std::vector<Topology> candidates;
-    for (const std::string& n : sim::preset_names(topology_preset_dir())) candidates.push_back(sim::find_topology(n, topology_preset_dir()));
-    const int best = best_matching_topology(trace, candidates);
-    if (best < 0) throw UsageError("--machine auto: no preset has this trace's GPUs; name one (or 'trace')");
-    return candidates[static_cast<size_t>(best)];
-  }
+const std::vector<Preset>& cli_presets() {
+  static const std::vector<Preset> presets = [] {
+    std::vector<std::string> errors;
+    std::vector<Preset> p = load_presets(topology_preset_dir(), &errors);
+    for (const std::string& e : errors) std::fprintf(stderr, "parascope-cli: skipping preset %s\n", e.c_str());
+    return p;
+  }();
+  return presets;
+}
+
+MachineChoice machine_option(const Trace& trace, const MachineRequest& request) {
+  MachineChoice c;
   try {
-    return sim::find_topology(value, topology_preset_dir());
-  } catch (const std::invalid_argument& e) {
+    c = choose_machine(trace, cli_presets(), request);
+  } catch (const MachineError& e) {
     throw UsageError(e.what());
   }
+  if (request.name == "auto" && c.source == MachineChoice::Source::kInferred && trace.links.empty())
+    throw UsageError("--machine auto: no preset has this trace's GPUs; name one (or 'trace')");
+  return c;
 }
 
 }  // namespace parascope::cli

@@ -1,17 +1,19 @@
-// `--machine trace|auto|NAME|FILE` for the verbs that need the machine a trace ran on (links,
-// roofline, report): 'trace' its own topology (or one inferred from its devices and counters),
-// 'auto' the preset matching its GPUs (trace_machine.h), else a preset name or topology file.
+// `--machine trace|auto|NAME|FILE` (and whatif's --topology) for the verbs that need the machine a
+// trace ran on: the choice is choose_machine's (trace/core/machine_choice.h), among the presets,
+// loaded once per run; a preset file that does not load is named on stderr and left out.
 #pragma once
 
-#include <optional>
 #include <string>
+#include <vector>
 
-#include "trace/core/trace.h"
+#include "trace/core/machine_choice.h"
 
 namespace parascope::cli {
 
-// nullopt for 'trace' (and for 'auto' when the trace carries a topology); UsageError when 'auto'
-// finds no preset with the trace's GPUs, or NAME is neither a preset nor a file.
-std::optional<Topology> machine_option(const Trace& trace, const std::string& value);
+const std::vector<Preset>& cli_presets();
+
+// UsageError when the name is neither a preset nor a file, when a simulation finds no machine, and
+// when an explicit 'auto' finds no preset for a trace that has no topology or link counters.
+MachineChoice machine_option(const Trace& trace, const MachineRequest& request);
 
 }  // namespace parascope::cli

@@ -37,9 +37,9 @@ JsonValue table_json(const DataTable& t) {
                             {"rows", std::move(rows)}});
 }
 
-void write_csv(const DataTable& t, const std::string& path) {
+void write_csv(const DataTable& t, const std::string& path, std::string_view line_end) {
   AtomicFile f(path);
-  f.write(t.to_csv());
+  f.write(t.to_csv(line_end));
   f.commit();
 }
 

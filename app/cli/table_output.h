@@ -14,7 +14,7 @@ namespace parascope::cli {
 std::string render_text(const DataTable& t, size_t max_text_width = 60);
 // {"id", "title", "note", "rows": [{key: value...}]}; numeric cells as numbers, missing ones null.
 JsonValue table_json(const DataTable& t);
-// Writes t.to_csv() to `path` (temp file + rename); throws std::runtime_error naming the path.
-void write_csv(const DataTable& t, const std::string& path);
+// Writes t.to_csv(line_end) to `path` (temp file + rename); throws std::runtime_error naming the path.
+void write_csv(const DataTable& t, const std::string& path, std::string_view line_end = "\r\n");
 
 }  // namespace parascope::cli

@@ -18,8 +18,8 @@
 #include "sim/calibration.h"
 #include "sim/collective_fit.h"
 #include "sim/knobs.h"
-#include "sim/simulation.h"
 #include "trace/core/topology_json.h"
+#include "trace/core/topology_presets.h"
 #include "trace/io/atomic_file.h"
 
 namespace parascope::cli {
@@ -55,134 +55,137 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
-}  // namespace
-
-int run_calibrate(const VerbArgs& argv) {
-  const Args args(kOptions, argv);
-  if (args.flag("--help")) {
-    std::printf("usage: parascope-cli calibrate RAW.json [RAW2.json ...] -o TOPOLOGY.json [options]\n%s",
-                options_help(kOptions).c_str());
-    return 0;
-  }
-  if (args.inputs().empty()) throw UsageError("expected at least one raw calibration file");
-  const auto out_path = args.value("--output");
-  if (!out_path) throw UsageError("-o TOPOLOGY.json is required");
-  const sim::RawCalibration raw = sim::load_raw_calibrations(args.inputs());
-  const std::string base_name = args.value("--base").value_or(raw.machine);
-  if (base_name.empty()) throw UsageError("the sweep names no machine: give --base NAME|PATH");
+// What the command line asks for, parsed: the sweeps, the base topology, NCCL's logged structure.
+struct Request {
+  std::string out_path;
+  sim::RawCalibration raw;
   Topology topo;
+  uint32_t nccl_channels = 24;
+  NcclProfile nccl_structure;
+  std::vector<sim::HarnessRow> rows;  // --kernels, de-duplicated
+  std::optional<std::string> interference;
+};
+
+// A byte count or nanoseconds: a non-negative number, 0 when absent.
+double non_negative(const Args& args, const char* name) {
+  const auto v = args.value(name);
+  if (!v) return 0;
   try {
-    topo = sim::find_topology(base_name, topology_preset_dir());
+    const double b = std::stod(*v);
+    if (b < 0) throw std::invalid_argument("negative");
+    return b;
+  } catch (const std::exception&) {
+    throw UsageError(std::string(name) + " expects a byte count, got '" + *v + "'");
+  }
+}
+
+Request parse_request(const Args& args) {
+  Request q;
+  if (args.inputs().empty()) throw UsageError("expected at least one raw calibration file");
+  const auto out = args.value("--output");
+  if (!out) throw UsageError("-o TOPOLOGY.json is required");
+  q.out_path = *out;
+  q.raw = sim::load_raw_calibrations(args.inputs());
+  const std::string base_name = args.value("--base").value_or(q.raw.machine);
+  if (base_name.empty()) throw UsageError("the sweep names no machine: give --base NAME|PATH");
+  try {
+    q.topo = find_topology(base_name);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  uint32_t nccl_channels = 24;
-  if (const auto v = args.value("--nccl-channels")) {
-    try {
-      nccl_channels = static_cast<uint32_t>(std::stoul(*v));
-    } catch (const std::exception&) {
-      throw UsageError("--nccl-channels expects a number, got '" + *v + "'");
-    }
-    if (nccl_channels < 1 || nccl_channels > 128) throw UsageError("--nccl-channels must be between 1 and 128");
-  }
-
-  NcclProfile nccl_structure;
-  nccl_structure.channels = nccl_channels;
-  auto bytes_flag = [&](const char* name) -> double {
-    const auto v = args.value(name);
-    if (!v) return 0;
-    try {
-      const double b = std::stod(*v);
-      if (b < 0) throw std::invalid_argument("negative");
-      return b;
-    } catch (const std::exception&) {
-      throw UsageError(std::string(name) + " expects a byte count, got '" + *v + "'");
-    }
-  };
-  nccl_structure.ll_max_bytes = bytes_flag("--nccl-ll-max");
-  nccl_structure.ll_max_buffer_bytes = bytes_flag("--nccl-ll-max-buffer");
-  nccl_structure.channel_min_bytes = bytes_flag("--nccl-channel-bytes");
+  q.nccl_channels = static_cast<uint32_t>(args.integer("--nccl-channels", 24, 1, 128));
+  q.nccl_structure.channels = q.nccl_channels;
+  q.nccl_structure.ll_max_bytes = non_negative(args, "--nccl-ll-max");
+  q.nccl_structure.ll_max_buffer_bytes = non_negative(args, "--nccl-ll-max-buffer");
+  q.nccl_structure.channel_min_bytes = non_negative(args, "--nccl-channel-bytes");
   // A priori, from NCCL's latency model (its tuning table), not fitted: Simple's fixed cost over LL's.
-  nccl_structure.simple_extra_ns = bytes_flag("--nccl-simple-extra");
-  nccl_structure.simple_extra_per_step_ns = bytes_flag("--nccl-simple-extra-step");
-
-  // The harness rows first: their launch floor is what the SM mechanisms' setup is measured beyond.
-  std::vector<sim::HarnessRow> rows;
+  q.nccl_structure.simple_extra_ns = non_negative(args, "--nccl-simple-extra");
+  q.nccl_structure.simple_extra_per_step_ns = non_negative(args, "--nccl-simple-extra-step");
   for (const std::string& path : args.values("--kernels"))
-    for (auto& r : sim::load_harness_rows(path)) rows.push_back(std::move(r));
-  rows = sim::unique_rows(rows);
-  const double floor_ns = sim::graph_floor_ns(rows);
-  if (floor_ns > 0)
-    for (TopoNode& n : topo.nodes)
-      if (n.gpu) n.gpu->kernel_latency_ns = floor_ns;
+    for (auto& r : sim::load_harness_rows(path)) q.rows.push_back(std::move(r));
+  q.rows = sim::unique_rows(q.rows);
+  q.interference = args.value("--interference");
+  return q;
+}
 
-  const sim::CalibrationFit fit = sim::fit_calibration(raw);
-  sim::apply_calibration(topo, fit);
+// The command that made the file, as it goes into calibration_source.
+std::string command_line(const Args& args, const Request& q) {
   std::string command = "parascope-cli calibrate " + join(args.inputs(), " ");
   for (const auto& k : args.values("--kernels")) command += " --kernels " + k;
-  if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(nccl_channels);
-  if (const auto v = args.value("--nccl-ll-max")) command += " --nccl-ll-max " + *v;
-  if (const auto v = args.value("--nccl-ll-max-buffer")) command += " --nccl-ll-max-buffer " + *v;
-  if (const auto v = args.value("--nccl-channel-bytes")) command += " --nccl-channel-bytes " + *v;
-  if (const auto v = args.value("--nccl-simple-extra")) command += " --nccl-simple-extra " + *v;
-  if (const auto v = args.value("--nccl-simple-extra-step")) command += " --nccl-simple-extra-step " + *v;
-  if (const auto p = args.value("--interference")) command += " --interference " + *p;
-  topo.calibration_source = command;
-  JsonValue fit_doc = sim::calibration_fit_json(fit);
+  if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(q.nccl_channels);
+  for (const char* name : {"--nccl-ll-max", "--nccl-ll-max-buffer", "--nccl-channel-bytes", "--nccl-simple-extra",
+                           "--nccl-simple-extra-step", "--interference"})
+    if (const auto v = args.value(name)) command += std::string(" ") + name + " " + *v;
+  return command;
+}
 
-  const sim::FitSplit split;
+struct Fits {
+  double floor_ns = 0;  // the launch floor of the graph_floor rows
+  sim::CalibrationFit mechanisms;
   std::optional<sim::NcclFit> nccl;
   std::optional<sim::KernelFit> kernels;
-  if (!rows.empty()) {
+  std::optional<sim::InterferenceFit> inter;
+  std::optional<sim::AccuracyReport> acc;
+  JsonValue doc;  // calibration_fit
+};
+
+// The fits in their order, each written into `topo`: the launch floor (what the SM mechanisms'
+// setup is measured beyond), the mechanisms, the direct kernels' parameters, NCCL's profile on top
+// of them (its rows also pay the signal, HBM and reduce costs fitted there), the interference; then
+// every harness row against the result.
+Fits fit_all(Request& q) {
+  Fits f;
+  Topology& topo = q.topo;
+  f.floor_ns = sim::graph_floor_ns(q.rows);
+  if (f.floor_ns > 0)
+    for (TopoNode& n : topo.nodes)
+      if (n.gpu) n.gpu->kernel_latency_ns = f.floor_ns;
+  f.mechanisms = sim::fit_calibration(q.raw);
+  sim::apply_calibration(topo, f.mechanisms);
+  f.doc = sim::calibration_fit_json(f.mechanisms);
+  const sim::FitSplit split;
+  if (!q.rows.empty()) {
     // NCCL's measured profile replaces the aggregate SM copy model it was a stand-in for.
     for (TopoNode& n : topo.nodes)
       if (n.gpu) n.gpu->sm_copy_bytes_per_s = 0;
-    // The direct kernels' parameters first (their rows do not use NCCL's profile), then NCCL's
-    // profile on top of them: NCCL's rows also pay the signal, HBM and reduce costs fitted here.
-    kernels = sim::fit_kernel_params(topo, rows, split);
-    if (kernels->evaluations > 0) sim::apply_kernel_fit(topo, *kernels);
-    nccl = sim::fit_nccl_profile(topo, rows, split, nccl_structure);
-    if (!nccl->profile.channel_rate.empty()) topo.nccl = nccl->profile;
+    f.kernels = sim::fit_kernel_params(topo, q.rows, split);
+    if (f.kernels->evaluations > 0) sim::apply_kernel_fit(topo, *f.kernels);
+    f.nccl = sim::fit_nccl_profile(topo, q.rows, split, q.nccl_structure);
+    if (!f.nccl->profile.channel_rate.empty()) topo.nccl = f.nccl->profile;
   }
-  std::optional<sim::InterferenceFit> inter;
-  if (const auto path = args.value("--interference")) {
-    inter = sim::fit_interference(topo, sim::load_interference(*path), {});
-    sim::apply_interference_fit(topo, *inter);
+  if (q.interference) {
+    f.inter = sim::fit_interference(topo, sim::load_interference(*q.interference));
+    sim::apply_interference_fit(topo, *f.inter);
     JsonValue errs = JsonValue::array();
-    for (double e : inter->errors) errs.push(JsonValue::number(e));
-    fit_doc.set("interference", JsonValue::object({{"source", JsonValue::string(*path)},
-                                                   {"bf16_TFLOPs", JsonValue::number(inter->bf16_TFLOPs)},
-                                                   {"comm_interference", JsonValue::number(inter->comm_interference)},
-                                                   {"concurrent_time_errors", std::move(errs)}}));
+    for (double e : f.inter->errors) errs.push(JsonValue::number(e));
+    f.doc.set("interference", JsonValue::object({{"source", JsonValue::string(*q.interference)},
+                                                 {"bf16_TFLOPs", JsonValue::number(f.inter->bf16_TFLOPs)},
+                                                 {"comm_interference", JsonValue::number(f.inter->comm_interference)},
+                                                 {"concurrent_time_errors", std::move(errs)}}));
   }
-  std::optional<sim::AccuracyReport> acc;
-  if (!rows.empty()) {
-    acc = sim::evaluate_accuracy(topo, rows, split);
-    JsonValue k = sim::accuracy_json(*acc);
-    k.set("graph_floor_ns", JsonValue::number(floor_ns));
-    k.set("kernel_params", JsonValue::object({{"signal_latency_ns", JsonValue::number(kernels->signal_latency_ns)},
-                                              {"local_copy_per_sm_GBps", JsonValue::number(kernels->local_copy_GBps_per_sm)},
-                                              {"reduce_cost", JsonValue::number(kernels->reduce_cost)},
-                                              {"hbm_GBps", JsonValue::number(kernels->hbm_GBps)},
-                                              {"block_latency_ns", JsonValue::number(kernels->block_latency_ns)}}));
-    fit_doc.set("harness", std::move(k));
+  if (!q.rows.empty()) {
+    f.acc = sim::evaluate_accuracy(topo, q.rows, split);
+    JsonValue k = sim::accuracy_json(*f.acc);
+    k.set("graph_floor_ns", JsonValue::number(f.floor_ns));
+    k.set("kernel_params", JsonValue::object({{"signal_latency_ns", JsonValue::number(f.kernels->signal_latency_ns)},
+                                              {"local_copy_per_sm_GBps", JsonValue::number(f.kernels->local_copy_GBps_per_sm)},
+                                              {"reduce_cost", JsonValue::number(f.kernels->reduce_cost)},
+                                              {"hbm_GBps", JsonValue::number(f.kernels->hbm_GBps)},
+                                              {"block_latency_ns", JsonValue::number(f.kernels->block_latency_ns)}}));
+    f.doc.set("harness", std::move(k));
   }
-  JsonValue doc = topology_to_json(topo);
-  doc.set("calibration_fit", fit_doc);
-  {
-    AtomicFile out(*out_path);  // a failed write leaves nothing under the output name
-    out.write(to_json(doc, 1) + "\n");
-    out.commit();
-  }
-  if (args.flag("--json")) {
-    JsonValue report = fit_doc;
-    report.set("schema_version", JsonValue::number(static_cast<int64_t>(kCalibrateSchemaVersion)));
-    report.set("output", JsonValue::string(*out_path));
-    std::printf("%s\n", to_json(report, 2).c_str());
-    return 0;
-  }
-  std::printf("calibrated %s from %s (%zu rows) -> %s\n", topo.name.c_str(), join(args.inputs(), ", ").c_str(), raw.rows.size(),
-              out_path->c_str());
+  return f;
+}
+
+void write_topology(const Request& q, const Fits& f) {
+  JsonValue doc = topology_to_json(q.topo);
+  doc.set("calibration_fit", f.doc);
+  AtomicFile out(q.out_path);  // a failed write leaves nothing under the output name
+  out.write(to_json(doc, 1) + "\n");
+  out.commit();
+}
+
+void print_mechanisms(const sim::CalibrationFit& fit) {
   std::printf("mechanism models (t = latency + bytes / rate; SM rate = smooth_min(SMs x per-SM, cap); both directions: "
               "cap / (1 + reverse)):\n");
   std::printf("  %-10s %10s %10s %10s %9s %8s %6s %8s %8s  %s\n", "mechanism", "latency", "per SM", "cap/rate", "sharpness",
@@ -207,66 +210,93 @@ int run_calibrate(const VerbArgs& argv) {
   std::printf("all %zu rows: median |error| %.1f %%, max %.1f %%\n", fit.residuals.size(), 100 * fit.median_abs_error,
               100 * fit.max_abs_error);
   for (const auto& n : fit.notes) std::printf("note: %s\n", n.c_str());
-  if (acc) {
-    std::printf("launch floor (graph_floor rows): %.0f ns per kernel\n", floor_ns);
-    if (topo.nccl) {
-      std::printf("NCCL profile: collective %.0f ns, send/recv %.0f ns, per message %.0f ns, %u channels; per-channel rate:",
-                  topo.nccl->collective_latency_ns, topo.nccl->p2p_latency_ns, topo.nccl->step_latency_ns, topo.nccl->channels);
-      for (const auto& [b, r] : topo.nccl->channel_rate)
-        std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
-      std::printf(" GB/s\n");
-      if (!topo.nccl->ll_channel_rate.empty()) {
-        std::printf("  LL up to %s per rank:", sim::format_bytes(static_cast<int64_t>(topo.nccl->ll_max_bytes)).c_str());
-        for (const auto& [b, r] : topo.nccl->ll_channel_rate)
-          std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
-        std::printf(" GB/s\n");
-      }
-      if (topo.nccl->p2p_rate_scale != 1)
-        std::printf("  send/recv and all-to-all: x %.3f of that rate (fitted)\n", topo.nccl->p2p_rate_scale);
-      for (const auto& [op, c] : topo.nccl->op_channel_rate) {
-        for (const bool ll : {false, true}) {
-          const auto& knots = ll ? c.ll : c.simple;
-          if (knots.empty()) continue;
-          std::printf("  %-13s %-6s", op.c_str(), ll ? "LL" : "Simple");
-          for (const auto& [b, r] : knots) std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
-          std::printf(" GB/s\n");
-        }
-      }
-      const bool extra_fitted = topo.nccl->simple_extra_ns != nccl_structure.simple_extra_ns ||
-                                topo.nccl->simple_extra_per_step_ns != nccl_structure.simple_extra_per_step_ns;
-      if (topo.nccl->simple_extra_ns > 0 || topo.nccl->simple_extra_per_step_ns > 0)
-        std::printf("  Simple (ring): + %.0f ns + %.0f ns per ring step over LL's fixed cost (%s)\n", topo.nccl->simple_extra_ns,
-                    topo.nccl->simple_extra_per_step_ns,
-                    extra_fitted ? "fitted on the rows with NCCL_PROTO=Simple forced, from NCCL's latency model"
-                                 : "NCCL's latency model, not fitted");
-      if (topo.nccl->channel_min_bytes > 0)
-        std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(topo.nccl->channel_min_bytes)).c_str(),
-                    topo.nccl->channels);
-    }
-    std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s, %.1f ns per block\n",
-                kernels->signal_latency_ns, kernels->local_copy_GBps_per_sm, kernels->reduce_cost, kernels->hbm_GBps,
-                kernels->block_latency_ns);
-    std::printf("  %-14s %-14s %-5s %8s %4s %11s %11s %8s  %s\n", "op", "variant", "dtype", "bytes", "SMs", "measured", "simulated",
-                "error", "set");
-    for (const auto& a : acc->rows) {
-      if (a.role == sim::RowRole::kNotModelled || a.role == sim::RowRole::kOutOfRange) continue;
-      std::printf("  %-14s %-14s %-5s %8s %4d %8.1f us %8.1f us %+7.1f%%  %s\n", a.row.op.c_str(), a.row.variant.c_str(),
-                  a.row.dtype.c_str(), sim::format_bytes(static_cast<int64_t>(a.row.bytes)).c_str(), a.row.sms, a.row.median_ns / 1000,
-                  a.simulated_ns / 1000, 100 * a.error, std::string(sim::to_string(a.role)).c_str());
-    }
-    std::printf("fit: %zu rows, median |error| %.1f %%, max %.1f %%; held out: %zu rows, median %.1f %%, max %.1f %% "
-                "(NCCL %zu rows: %.1f / %.1f %%, kernels %zu rows: %.1f / %.1f %%)\n",
-                acc->fit.count, 100 * acc->fit.median_abs, 100 * acc->fit.max_abs, acc->held_out.count, 100 * acc->held_out.median_abs,
-                100 * acc->held_out.max_abs, acc->held_out_nccl.count, 100 * acc->held_out_nccl.median_abs,
-                100 * acc->held_out_nccl.max_abs, acc->held_out_kernels.count, 100 * acc->held_out_kernels.median_abs,
-                100 * acc->held_out_kernels.max_abs);
+}
+
+void print_knots(const std::vector<std::pair<double, double>>& knots) {
+  for (const auto& [b, r] : knots) std::printf(" %s %.1f", sim::format_bytes(static_cast<int64_t>(b)).c_str(), r / 1e9);
+  std::printf(" GB/s\n");
+}
+
+void print_nccl_profile(const NcclProfile& p, const NcclProfile& structure) {
+  std::printf("NCCL profile: collective %.0f ns, send/recv %.0f ns, per message %.0f ns, %u channels; per-channel rate:",
+              p.collective_latency_ns, p.p2p_latency_ns, p.step_latency_ns, p.channels);
+  print_knots(p.channel_rate);
+  if (!p.ll_channel_rate.empty()) {
+    std::printf("  LL up to %s per rank:", sim::format_bytes(static_cast<int64_t>(p.ll_max_bytes)).c_str());
+    print_knots(p.ll_channel_rate);
   }
-  if (inter) {
-    std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors:", inter->bf16_TFLOPs,
-                inter->comm_interference);
-    for (double e : inter->errors) std::printf(" %+.1f %%", 100 * e);
-    std::printf("\n");
+  if (p.p2p_rate_scale != 1) std::printf("  send/recv and all-to-all: x %.3f of that rate (fitted)\n", p.p2p_rate_scale);
+  for (const auto& [op, c] : p.op_channel_rate) {
+    for (const bool ll : {false, true}) {
+      const auto& knots = ll ? c.ll : c.simple;
+      if (knots.empty()) continue;
+      std::printf("  %-13s %-6s", op.c_str(), ll ? "LL" : "Simple");
+      print_knots(knots);
+    }
   }
+  const bool extra_fitted = p.simple_extra_ns != structure.simple_extra_ns || p.simple_extra_per_step_ns != structure.simple_extra_per_step_ns;
+  if (p.simple_extra_ns > 0 || p.simple_extra_per_step_ns > 0)
+    std::printf("  Simple (ring): + %.0f ns + %.0f ns per ring step over LL's fixed cost (%s)\n", p.simple_extra_ns,
+                p.simple_extra_per_step_ns,
+                extra_fitted ? "fitted on the rows with NCCL_PROTO=Simple forced, from NCCL's latency model" : "NCCL's latency model, not fitted");
+  if (p.channel_min_bytes > 0)
+    std::printf("  channels: buffer / %s, at most %u\n", sim::format_bytes(static_cast<int64_t>(p.channel_min_bytes)).c_str(), p.channels);
+}
+
+void print_harness(const Request& q, const Fits& f) {
+  std::printf("launch floor (graph_floor rows): %.0f ns per kernel\n", f.floor_ns);
+  if (q.topo.nccl) print_nccl_profile(*q.topo.nccl, q.nccl_structure);
+  const sim::KernelFit& k = *f.kernels;
+  std::printf("direct kernels: signal %.0f ns, local copy %.1f GB/s per SM, reduce cost %.2f, HBM %.0f GB/s, %.1f ns per block\n",
+              k.signal_latency_ns, k.local_copy_GBps_per_sm, k.reduce_cost, k.hbm_GBps, k.block_latency_ns);
+  std::printf("  %-14s %-14s %-5s %8s %4s %11s %11s %8s  %s\n", "op", "variant", "dtype", "bytes", "SMs", "measured", "simulated",
+              "error", "set");
+  const sim::AccuracyReport& acc = *f.acc;
+  for (const auto& a : acc.rows) {
+    if (a.role == sim::RowRole::kNotModelled || a.role == sim::RowRole::kOutOfRange) continue;
+    std::printf("  %-14s %-14s %-5s %8s %4d %8.1f us %8.1f us %+7.1f%%  %s\n", a.row.op.c_str(), a.row.variant.c_str(),
+                a.row.dtype.c_str(), sim::format_bytes(static_cast<int64_t>(a.row.bytes)).c_str(), a.row.sms, a.row.median_ns / 1000,
+                a.simulated_ns / 1000, 100 * a.error, std::string(sim::to_string(a.role)).c_str());
+  }
+  std::printf("fit: %zu rows, median |error| %.1f %%, max %.1f %%; held out: %zu rows, median %.1f %%, max %.1f %% "
+              "(NCCL %zu rows: %.1f / %.1f %%, kernels %zu rows: %.1f / %.1f %%)\n",
+              acc.fit.count, 100 * acc.fit.median_abs, 100 * acc.fit.max_abs, acc.held_out.count, 100 * acc.held_out.median_abs,
+              100 * acc.held_out.max_abs, acc.held_out_nccl.count, 100 * acc.held_out_nccl.median_abs, 100 * acc.held_out_nccl.max_abs,
+              acc.held_out_kernels.count, 100 * acc.held_out_kernels.median_abs, 100 * acc.held_out_kernels.max_abs);
+}
+
+void print_interference(const sim::InterferenceFit& inter) {
+  std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors:", inter.bf16_TFLOPs,
+              inter.comm_interference);
+  for (double e : inter.errors) std::printf(" %+.1f %%", 100 * e);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int run_calibrate(const VerbArgs& argv) {
+  const Args args(kOptions, argv);
+  if (args.flag("--help")) {
+    std::printf("usage: parascope-cli calibrate RAW.json [RAW2.json ...] -o TOPOLOGY.json [options]\n%s",
+                options_help(kOptions).c_str());
+    return 0;
+  }
+  Request q = parse_request(args);
+  const Fits f = fit_all(q);
+  q.topo.calibration_source = command_line(args, q);
+  write_topology(q, f);
+  if (args.flag("--json")) {
+    JsonValue report = f.doc;
+    report.set("schema_version", JsonValue::number(static_cast<int64_t>(kCalibrateSchemaVersion)));
+    report.set("output", JsonValue::string(q.out_path));
+    std::printf("%s\n", to_json(report, 2).c_str());
+    return 0;
+  }
+  std::printf("calibrated %s from %s (%zu rows) -> %s\n", q.topo.name.c_str(), join(args.inputs(), ", ").c_str(), q.raw.rows.size(),
+              q.out_path.c_str());
+  print_mechanisms(f.mechanisms);
+  if (f.acc) print_harness(q, f);
+  if (f.inter) print_interference(*f.inter);
   return 0;
 }
 

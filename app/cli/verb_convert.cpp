@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "cli/cli_args.h"
+#include "cli/load_inputs.h"
 #include "cli/progress.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/link_traffic.h"
-#include "trace/io/load_trace.h"
 #include "trace/io/trace_writer.h"
 
 namespace parascope::cli {
@@ -63,12 +63,7 @@ int run_convert(const VerbArgs& argv) {
   std::string why;
   if (!export_available(format, &why)) throw UsageError(*out + ": " + why);
 
-  Progress progress(args.flag("--quiet"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  Trace trace = load_trace(args.inputs(), lo);
-  progress.finish();
+  Trace trace = load_inputs(args);
   if (args.flag("--estimate-links")) {
     LinkTrafficOptions lto;
     if (const auto bw = args.value("--link-bandwidth")) lto.capacity_bytes_per_s = parse_positive("--link-bandwidth", *bw) * 1e9;

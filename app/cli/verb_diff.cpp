@@ -9,13 +9,13 @@
 #include <regex>
 
 #include "cli/cli_args.h"
+#include "cli/knob_options.h"
+#include "cli/load_inputs.h"
 #include "cli/machine_option.h"
-#include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
-#include "sim/whatif/what_if.h"
+#include "sim/whatif/compare.h"
 #include "trace/core/analysis/trace_diff.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -50,38 +50,28 @@ int run_diff(const VerbArgs& argv) {
   if (args.inputs().size() != want)
     throw UsageError(sets.empty() ? "diff takes two inputs, A and B (got " + std::to_string(args.inputs().size()) + ")"
                                   : "with --set, diff takes one input, A (B is its prediction)");
-  size_t top = 15;
-  if (const auto v = args.value("--top")) top = static_cast<size_t>(std::max<int64_t>(1, std::atoll(v->c_str())));
-  Progress progress(args.flag("--quiet") || args.flag("--json"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  const Trace a = load_trace({args.inputs()[0]}, lo);
+  const auto top = static_cast<size_t>(args.integer("--top", 15));
+  const sim::KnobSettings knobs = knob_options(args, "--set");
+  const Trace a = load_inputs(args, {args.inputs()[0]});
   std::optional<Trace> predicted;
   std::string b_name;
   if (!sets.empty()) {
-    std::vector<std::pair<std::string, std::string>> overrides;
-    for (const std::string& kv : sets) {
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError("--set wants knob=value, got '" + kv + "'");
-      overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-      b_name += (b_name.empty() ? "what-if " : " ") + kv;
-    }
-    const std::optional<Topology> machine = machine_option(a, args.value("--machine").value_or("auto"));
-    if (!machine && !a.topology) throw UsageError("--machine trace: this trace has no topology; name a preset");
-    progress.update("what-if " + b_name, 0, 1);
+    for (const std::string& kv : sets) b_name += (b_name.empty() ? "what-if " : " ") + kv;
     const whatif::DepGraph graph = whatif::build_dep_graph(a);
     whatif::WhatIfInput in;
     in.measured = &a;
     in.graph = &graph;
-    in.topology = machine ? *machine : *a.topology;
-    in.overrides = overrides;
+    try {
+      in.topology = whatif::whatif_machine(a, graph, &cli_presets(), args.value("--machine").value_or("auto")).topology;
+    } catch (const MachineError& e) {
+      throw UsageError(e.what());
+    }
+    in.knobs = knobs;
     in.want_trace = true;
     predicted = std::move(*whatif::run_whatif(in).trace);
   }
-  const Trace b = predicted ? std::move(*predicted) : load_trace({args.inputs()[1]}, lo);
+  const Trace b = predicted ? std::move(*predicted) : load_inputs(args, {args.inputs()[1]});
   if (b_name.empty()) b_name = args.inputs()[1];
-  progress.finish();
   DiffOptions o;
   o.step_pattern = args.value("--step").value_or("");
   TraceDiff d;

@@ -3,11 +3,10 @@
 #include <cstdio>
 
 #include "cli/cli_args.h"
-#include "cli/progress.h"
+#include "cli/load_inputs.h"
 #include "cli/verbs.h"
 #include "trace/core/json.h"
 #include "trace/core/summary.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -229,14 +228,8 @@ int run_info(const VerbArgs& argv) {
     std::printf("usage: parascope-cli info [options] INPUT...\n%s", options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no input given");
-  Progress progress(args.flag("--quiet"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t tot) { progress.update("reading " + f, d, tot); };
   LoadReport report;
-  const Trace t = load_trace(args.inputs(), lo, &report);
-  progress.finish();
+  const Trace t = load_inputs(args, &report);
   const TraceSummary s = summarize(t);
   if (args.flag("--json")) print_json(t, s, report);
   else print_text(t, s, report);

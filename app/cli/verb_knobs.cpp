@@ -24,27 +24,6 @@ const std::vector<OptionSpec> kOptions = {
 
 constexpr int kKnobsSchemaVersion = 1;
 
-std::string number_text(double v) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.15g", v);
-  return b;
-}
-
-// "[1, 1024]", "ring|tree|...", "true|false"
-std::string range_text(const sim::KnobSpec& k) {
-  switch (k.type) {
-    case sim::KnobType::kBool: return "true|false";
-    case sim::KnobType::kEnum: {
-      std::string s;
-      for (const auto& c : k.choices) s += (s.empty() ? "" : "|") + c;
-      return s;
-    }
-    case sim::KnobType::kBytes:
-      return "[" + sim::format_bytes(static_cast<int64_t>(k.min)) + ", " + sim::format_bytes(static_cast<int64_t>(k.max)) + "]";
-    default: return "[" + number_text(k.min) + ", " + number_text(k.max) + "]";
-  }
-}
-
 }  // namespace
 
 int run_knobs(const VerbArgs& argv) {
@@ -115,7 +94,7 @@ int run_knobs(const VerbArgs& argv) {
     std::string def = reg.format(*k, k->default_value);
     if (!k->unit.empty() && k->type != sim::KnobType::kBytes && k->type != sim::KnobType::kEnum && k->type != sim::KnobType::kBool)
       def += " " + k->unit;
-    Row r{{k->name, std::string(sim::to_string(k->type)), k->group, def, range_text(*k)}, &k->help};
+    Row r{{k->name, std::string(sim::to_string(k->type)), k->group, def, sim::range_text(*k)}, &k->help};
     for (int c = 0; c < 5; ++c) width[c] = std::max(width[c], r.cells[c].size());
     rows.push_back(std::move(r));
   }

@@ -7,13 +7,11 @@
 #include <optional>
 
 #include "cli/cli_args.h"
+#include "cli/load_inputs.h"
 #include "cli/machine_option.h"
-#include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/link_stats.h"
-#include "trace/core/trace_machine.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -42,13 +40,7 @@ int run_links(const VerbArgs& argv) {
     std::printf("usage: parascope-cli links [options] INPUT...\n%s", options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no INPUT given");
-  Progress progress(args.flag("--quiet") || args.flag("--json"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  const Trace t = load_trace(args.inputs(), lo);
-  progress.finish();
+  const Trace t = load_inputs(args);
   const auto [span_start, span_end] = t.time_span();
   const TimeWindow w = parse_window(args, span_start, span_end, args.flag("--absolute"));
   const std::vector<LinkCounter> counters = link_counters(t, !args.flag("--no-estimates"));
@@ -57,8 +49,7 @@ int run_links(const VerbArgs& argv) {
   std::optional<DataTable> topo_table;
   std::string machine_name;
   if (const auto m = args.value("--machine")) {
-    const std::optional<Topology> preset = machine_option(t, *m);
-    const TraceMachine machine = trace_machine(t, preset ? &*preset : nullptr);
+    const TraceMachine machine = trace_machine(t, machine_option(t, {*m}));
     machine_name = machine.topology.name;
     topo_table = topology_link_table(machine, topology_link_loads(machine, counters, {w.start, w.end}));
     if (const auto csv = args.value("--csv")) {

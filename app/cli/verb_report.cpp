@@ -10,12 +10,11 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/knob_options.h"
+#include "cli/load_inputs.h"
 #include "cli/machine_option.h"
-#include "cli/progress.h"
 #include "cli/verbs.h"
 #include "sim/knobs.h"
-#include "sim/simulation.h"
-#include "trace/io/load_trace.h"
 
 #ifdef PARASCOPE_CLI_HAS_REPORT
 #include "report/report_builder.h"
@@ -41,19 +40,6 @@ const std::vector<OptionSpec> kOptions = {
     {"--quiet", false, false, "no progress", "-q"},
     {"--help", false, false, "this help", "-h"},
 };
-
-[[maybe_unused]] size_t positive(const Args& args, const std::string& name, size_t fallback) {
-  const auto v = args.value(name);
-  if (!v) return fallback;
-  try {
-    size_t used = 0;
-    const long long n = std::stoll(*v, &used);
-    if (used != v->size() || n < 1) throw std::invalid_argument("");
-    return static_cast<size_t>(n);
-  } catch (const std::exception&) {
-    throw UsageError(name + " needs a positive integer, got '" + *v + "'");
-  }
-}
 
 }  // namespace
 
@@ -87,23 +73,12 @@ int run_report(const VerbArgs& argv) {
     throw std::runtime_error(*out + ": the directory " + parent.string() + " does not exist");
   report::ReportOptions ro;
   ro.inputs = args.inputs();
-  for (const std::string& kv : args.values("--whatif")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--whatif expects KNOB=VALUE, got '" + kv + "'");
-    sim::knob_registry().parse(kv.substr(0, eq), kv.substr(eq + 1));  // KnobError: exit 2 with suggestions
-    ro.whatif.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
-  ro.figure_width = static_cast<int>(std::clamp<size_t>(positive(args, "--width", 1200), 400, 4000));
-  ro.top = positive(args, "--top", 15);
+  ro.whatif = knob_options(args, "--whatif");  // KnobError: exit 2 with suggestions
+  ro.figure_width = static_cast<int>(std::clamp<int64_t>(args.integer("--width", 1200), 400, 4000));
+  ro.top = static_cast<size_t>(args.integer("--top", 15));
   if (const auto s = args.value("--step")) ro.step_regex = *s;
   const bool quiet = args.flag("--quiet");
-
-  Progress progress(quiet);
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  auto trace = std::make_shared<const Trace>(load_trace(args.inputs(), lo));
-  progress.finish();
+  auto trace = std::make_shared<const Trace>(load_inputs(args));
   const auto [span_start, span_end] = trace->time_span();
   const int64_t base = args.flag("--absolute") ? 0 : span_start;
   for (const std::string& r : args.values("--range")) {
@@ -113,17 +88,9 @@ int run_report(const VerbArgs& argv) {
     if (w.end <= w.start) throw UsageError("--range " + r + " is empty (B must be after A)");
     ro.ranges.push_back(w);
   }
-  for (const std::string& n : sim::preset_names(topology_preset_dir())) {
-    try {
-      ro.presets.push_back(sim::find_topology(n, topology_preset_dir()));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "parascope-cli report: skipping preset %s: %s\n", n.c_str(), e.what());
-    }
-  }
-  if (const auto m = args.value("--machine"); m && *m != "auto") {
-    ro.machine = machine_option(*trace, *m);
-    ro.match_preset = *m != "trace";  // 'trace': its own topology or the one inferred from it
-  }
+  ro.presets = cli_presets();
+  ro.machine = args.value("--machine").value_or("auto");
+  if (ro.machine != "auto" && ro.machine != "trace") machine_option(*trace, {ro.machine});  // a bad name: exit 2 now
   if (!quiet) ro.progress = [](const std::string& what) { std::fprintf(stderr, "report: %s\n", what.c_str()); };
 
   const auto app = report::offscreen_application();

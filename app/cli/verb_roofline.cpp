@@ -4,14 +4,11 @@
 #include <cstdio>
 
 #include "cli/cli_args.h"
+#include "cli/load_inputs.h"
 #include "cli/machine_option.h"
-#include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/verbs.h"
-#include "sim/simulation.h"
 #include "trace/core/analysis/roofline.h"
-#include "trace/core/trace_machine.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -37,19 +34,11 @@ int run_roofline(const VerbArgs& argv) {
     std::printf("usage: parascope-cli roofline [options] INPUT...\n%s", options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no INPUT given");
-  size_t top = 20;
-  if (const auto v = args.value("--top")) top = static_cast<size_t>(std::max<int64_t>(1, std::atoll(v->c_str())));
-  Progress progress(args.flag("--quiet") || args.flag("--json"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  const Trace t = load_trace(args.inputs(), lo);
-  progress.finish();
-  const std::optional<Topology> preset = machine_option(t, args.value("--machine").value_or("auto"));
-  const TraceMachine machine = trace_machine(t, preset ? &*preset : nullptr);
+  const auto top = static_cast<size_t>(args.integer("--top", 20));
+  const Trace t = load_inputs(args);
+  const TraceMachine machine = trace_machine(t, machine_option(t, {args.value("--machine").value_or("auto")}));
   std::vector<Topology> others;
-  for (const std::string& n : sim::preset_names(topology_preset_dir())) others.push_back(sim::find_topology(n, topology_preset_dir()));
+  for (const Preset& p : cli_presets()) others.push_back(p.topology);
   const RooflineCeilings ceilings = ceilings_with_datasheet(machine.topology, others);
   const Roofline r = compute_roofline(t, ceilings);
   const DataTable table = roofline_table(t, r);

@@ -11,18 +11,17 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "cli/cli_args.h"
+#include "cli/knob_options.h"
 #include "cli/verbs.h"
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/core/topology_presets.h"
 #include "trace/io/atomic_file.h"
-
-#ifndef PARASCOPE_RESOURCE_DIR
-#define PARASCOPE_RESOURCE_DIR "resources"
-#endif
+#include "trace/io/pstrace_writer.h"
 
 namespace parascope::cli {
 
@@ -178,17 +177,12 @@ void sort_resources(sim::SimSummary& s) {
 
 }  // namespace
 
-std::string topology_preset_dir() {
-  if (const char* env = std::getenv("PARASCOPE_RESOURCES")) return std::string(env) + "/topologies";
-  return std::string(PARASCOPE_RESOURCE_DIR) + "/topologies";
-}
-
 int run_simulate(const VerbArgs& argv) {
   const Args args(kOptions, argv);
   if (args.flag("--help")) {
     std::printf("usage: parascope-cli simulate --topology NAME|PATH --workload PATH|SPEC [options]\n%s\npresets:",
                 options_help(kOptions).c_str());
-    for (const auto& n : sim::preset_names(topology_preset_dir())) std::printf(" %s", n.c_str());
+    for (const auto& n : preset_names()) std::printf(" %s", n.c_str());
     std::printf("\nworkload ops:");
     for (const auto& o : sim::workload_ops()) std::printf(" %s", o.c_str());
     std::printf("\n");
@@ -199,44 +193,29 @@ int run_simulate(const VerbArgs& argv) {
   const auto work_arg = args.value("--workload");
   if (!topo_arg) throw UsageError("--topology is required");
   if (!work_arg) throw UsageError("--workload is required");
-  size_t link_limit = 8;
-  if (const auto l = args.value("--links")) {
-    try {
-      link_limit = std::stoul(*l);
-    } catch (const std::exception&) {
-      throw UsageError("--links needs a number, got '" + *l + "'");
-    }
-  }
+  const auto link_limit = static_cast<size_t>(args.integer("--links", 8, 0));
 
   sim::SimulationInput in;
   try {
-    in.topology = sim::find_topology(*topo_arg, topology_preset_dir());
+    in.topology = find_topology(*topo_arg);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
   in.steps = sim::parse_workload(*work_arg);
-  for (const std::string& kv : args.values("--set")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--set expects knob=value, got '" + kv + "'");
-    sim::knob_registry().parse(kv.substr(0, eq), kv.substr(eq + 1));  // validate early, with the registry's message
-    in.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
+  in.overrides = knob_options(args, "--set");
   const auto out_path = args.value("--output");
   const bool json = args.flag("--json");
 
-  std::vector<std::string> sweep_values;
+  std::vector<sim::KnobValue> sweep_values;
   std::string sweep_name;
   if (const auto sw = args.value("--sweep")) {
-    const auto [name, values] = sim::parse_sweep(sim::knob_registry(), *sw);
-    sweep_name = name;
-    const sim::KnobSpec& spec = *sim::knob_registry().find(name);
-    for (const auto& v : values) sweep_values.push_back(sim::knob_registry().format(spec, v));
+    std::tie(sweep_name, sweep_values) = sim::parse_sweep(sim::knob_registry(), *sw);
     if (out_path) std::filesystem::create_directories(*out_path);
   }
 
-  auto run_one = [&](const std::vector<std::pair<std::string, std::string>>& extra, const std::string& trace_path, double& wall) {
+  auto run_one = [&](const sim::KnobSettings& extra, const std::string& trace_path, double& wall) {
     sim::SimulationInput one = in;
-    one.overrides.insert(one.overrides.end(), extra.begin(), extra.end());
+    one.overrides.merge(extra);
     one.want_trace = !trace_path.empty();
     const auto t0 = std::chrono::steady_clock::now();
     sim::SimulationOutput out = sim::run_simulation(one);
@@ -273,11 +252,14 @@ int run_simulate(const VerbArgs& argv) {
   std::string csv = sweep_name + ",time_ns,step0_algbw_GBps,step0_busbw_GBps,messages,wall_seconds\n";
   if (!json) std::printf("topology %s (%s)  workload %s  sweep %s\n  %-12s %-11s %-11s %-11s\n", in.topology.name.c_str(), calib.c_str(),
                          work_arg->c_str(), sweep_name.c_str(), sweep_name.c_str(), "time", "algbw", "busbw");
-  for (const std::string& v : sweep_values) {
+  for (const sim::KnobValue& value : sweep_values) {
+    const std::string v = sim::knob_registry().format(sweep_name, value);
+    sim::KnobSettings point;
+    point.set_value(sweep_name, value);
     std::string trace_path;
     if (out_path) trace_path = (std::filesystem::path(*out_path) / (sweep_name + "=" + v + ".pstrace")).string();
     double wall = 0;
-    const sim::SimulationOutput out = run_one({{sweep_name, v}}, trace_path, wall);
+    const sim::SimulationOutput out = run_one(point, trace_path, wall);
     const auto& s = out.summary;
     const double algbw = s.collectives.empty() ? 0 : s.collectives[0].algbw, busbw = s.collectives.empty() ? 0 : s.collectives[0].busbw;
     char line[256];

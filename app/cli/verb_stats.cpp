@@ -1,14 +1,16 @@
 // `parascope-cli stats INPUT...`: the analyses of trace/core/analysis — busy/idle per device,
 // communication/compute overlap (device, stream, SM lane), exposed communication, kernel
 // statistics, collectives (NCCL algbw/busbw, cross-rank matching) and estimated link traffic.
-// Aligned text for people; --json (with schema_version) for machines.
+// Aligned text for people (the analysis tables the reports show, analysis_tables.h); --json (with
+// schema_version) for machines.
 #include <cinttypes>
 #include <cstdio>
 
 #include "cli/cli_args.h"
-#include "cli/progress.h"
-#include "cli/text_table.h"
+#include "cli/load_inputs.h"
+#include "cli/table_output.h"
 #include "cli/verbs.h"
+#include "trace/core/analysis/analysis_tables.h"
 #include "trace/core/analysis/busy_idle.h"
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/collective_matcher.h"
@@ -17,7 +19,6 @@
 #include "trace/core/analysis/link_traffic.h"
 #include "trace/core/analysis/overlap.h"
 #include "trace/core/json.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -47,27 +48,6 @@ struct Results {
   LinkTraffic links;
 };
 
-std::string pct(double f) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f%%", f * 100.0);
-  return buf;
-}
-std::string gbps(double bytes_per_s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", bytes_per_s * 1e-9);
-  return buf;
-}
-std::string bytes_text(uint64_t b) {
-  char buf[32];
-  const double v = static_cast<double>(b);
-  if (v >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1024.0 * 1024 * 1024));
-  else if (v >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.2f MiB", v / (1024.0 * 1024));
-  else if (v >= 1024.0) std::snprintf(buf, sizeof buf, "%.2f KiB", v / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%" PRIu64 " B", b);
-  return buf;
-}
-std::string dur(TimeNs ns) { return format_duration(ns); }
-
 std::string rank_text(const Trace& t, int32_t device) {
   if (device < 0 || static_cast<size_t>(device) >= t.devices.size()) return "-";
   const Device& d = t.devices[static_cast<size_t>(device)];
@@ -79,35 +59,13 @@ std::string gpu_text(const Trace& t, int32_t device) {
   return std::to_string(t.devices[static_cast<size_t>(device)].ordinal);
 }
 
+// The analysis tables the reports show (analysis_tables.h), as aligned text.
 void print_text(const Trace& t, const Results& r, size_t top) {
   const auto [start, end] = t.time_span();
   std::printf("format   %s, %zu file%s, span %s\n", t.source_format.c_str(), t.source_files.size(),
-              t.source_files.size() == 1 ? "" : "s", dur(end - start).c_str());
-
-  std::printf("\nBusy/idle per device (each instant counted once, by priority: overlapped > compute > communication > memory > sync)\n");
-  TextTable busy({{"rank"}, {"gpu"}, {"window"}, {"busy"}, {"compute+comm"}, {"compute"}, {"comm"}, {"memory"}, {"sync"}, {"idle"}});
-  for (const BusyIdle& b : r.busy)
-    busy.add({rank_text(t, static_cast<int32_t>(b.device)), gpu_text(t, static_cast<int32_t>(b.device)), dur(b.window_ns()),
-              pct(b.busy_fraction()), dur(b.overlapped_ns), dur(b.compute_only_ns), dur(b.communication_only_ns),
-              dur(b.memory_only_ns), dur(b.sync_only_ns), dur(b.idle_ns)});
-  std::printf("%s", busy.render().c_str());
-
-  std::printf("\nCommunication/compute overlap and exposed communication (a stream's overlap: its communication under compute on any stream of the device)\n");
-  TextTable ov({{"rank"}, {"gpu"}, {"stream", TextTable::Align::kLeft}, {"compute"}, {"comm"}, {"overlap"}, {"comm hidden"},
-                {"exposed comm"}});
-  for (size_t d = 0; d < r.overlap.size(); ++d) {
-    const DeviceOverlap& o = r.overlap[d];
-    const DeviceExposedCommunication& e = r.exposed[d];
-    const auto dev = static_cast<int32_t>(o.device);
-    ov.add({rank_text(t, dev), gpu_text(t, dev), "all", dur(o.totals.compute_ns), dur(o.totals.communication_ns),
-            dur(o.totals.overlap_ns), pct(o.totals.communication_overlapped()), dur(e.exposed_ns)});
-    // per stream: this stream's communication under compute anywhere on the device
-    for (const StreamOverlap& s : o.streams)
-      ov.add({"", "", std::to_string(s.stream), dur(s.compute_ns), dur(s.communication_ns), dur(s.comm_under_compute_ns),
-              s.communication_ns ? pct(static_cast<double>(s.comm_under_compute_ns) / static_cast<double>(s.communication_ns)) : "-",
-              dur(s.communication_ns - s.comm_under_compute_ns)});
-  }
-  std::printf("%s", ov.render().c_str());
+              t.source_files.size() == 1 ? "" : "s", format_duration(end - start).c_str());
+  std::printf("\n%s", render_text(busy_idle_table(t, r.busy)).c_str());
+  std::printf("\n%s", render_text(overlap_table(t, r.overlap, r.exposed)).c_str());
   for (const DeviceOverlap& o : r.overlap) {
     if (o.sm_lanes.empty()) continue;
     OverlapTotals sum;
@@ -118,75 +76,22 @@ void print_text(const Trace& t, const Results& r, size_t top) {
     }
     std::printf("  rank %s GPU %s: %zu SM lanes, compute %s, communicate %s, both at once %s (summed over lanes)\n",
                 rank_text(t, static_cast<int32_t>(o.device)).c_str(), gpu_text(t, static_cast<int32_t>(o.device)).c_str(),
-                o.sm_lanes.size(), dur(sum.compute_ns).c_str(), dur(sum.communication_ns).c_str(), dur(sum.overlap_ns).c_str());
+                o.sm_lanes.size(), format_duration(sum.compute_ns).c_str(), format_duration(sum.communication_ns).c_str(),
+                format_duration(sum.overlap_ns).c_str());
   }
-
-  auto kernel_table = [&](const KernelStatsTable& tab, const std::string& title) {
-    if (tab.rows.empty()) return;
-    std::printf("\n%s: %" PRId64 " kernels, %s%s\n", title.c_str(), tab.kernels, dur(tab.total_ns).c_str(),
-                tab.rows.size() > top ? (", top " + std::to_string(top) + " of " + std::to_string(tab.rows.size()) + " names by total time").c_str() : "");
-    TextTable kt({{"name", TextTable::Align::kLeft, 60}, {"kind", TextTable::Align::kLeft}, {"count"}, {"total"}, {"mean"}, {"p50"},
-                  {"p95"}, {"min"}, {"max"}});
-    for (size_t i = 0; i < tab.rows.size() && i < top; ++i) {
-      const KernelStat& s = tab.rows[i];
-      kt.add({std::string(t.str(s.name)), s.category == Category::kCommunication ? "comm" : "compute", std::to_string(s.count),
-              dur(s.total_ns), dur(static_cast<TimeNs>(s.mean_ns + 0.5)), dur(s.p50_ns), dur(s.p95_ns), dur(s.min_ns), dur(s.max_ns)});
-    }
-    std::printf("%s", kt.render().c_str());
-  };
   for (const KernelStatsTable& tab : r.kernels.per_device)
-    kernel_table(tab, "Kernels on rank " + rank_text(t, tab.device) + " GPU " + gpu_text(t, tab.device));
-  if (r.kernels.per_device.size() > 1) kernel_table(r.kernels.overall, "Kernels, all devices");
-
-  if (!r.bandwidth.empty()) {
-    std::printf("\nCollectives (NCCL: algbw = S/t on each rank's kernel; busbw = algbw x 2(n-1)/n all-reduce, (n-1)/n all-gather/reduce-scatter, 1 p2p)\n");
-    TextTable ct({{"rank"}, {"gpu"}, {"op", TextTable::Align::kLeft}, {"count"}, {"bytes"}, {"time"}, {"algbw GB/s"}, {"busbw GB/s"},
-                  {"best busbw"}});
-    for (const CollectiveOpSummary& s : r.bandwidth_summary)
-      ct.add({s.device >= 0 ? rank_text(t, s.device) : "all", s.device >= 0 ? gpu_text(t, s.device) : "",
-              std::string(to_string(s.op)), std::to_string(s.count) + (s.unsized ? " (" + std::to_string(s.unsized) + " unsized)" : ""),
-              bytes_text(s.bytes), dur(s.time_ns), gbps(s.algbw_bytes_per_s), gbps(s.busbw_bytes_per_s), gbps(s.best_busbw_bytes_per_s)});
-    std::printf("%s", ct.render().c_str());
-  }
+    if (!tab.rows.empty()) std::printf("\n%s", render_text(kernel_stats_table(t, tab, top)).c_str());
+  if (r.kernels.per_device.size() > 1 && !r.kernels.overall.rows.empty())
+    std::printf("\n%s", render_text(kernel_stats_table(t, r.kernels.overall, top)).c_str());
+  if (!r.bandwidth.empty()) std::printf("\n%s", render_text(collectives_table(t, r.bandwidth_summary)).c_str());
   if (!r.match.collectives.empty() || !r.match.untimed.empty()) {
     std::printf("\nCross-rank matching: %" PRId64 " complete (%" PRId64 " by sequence number, %" PRId64 " by order), %" PRId64
                 " incomplete, %zu collectives unmatched\n",
                 r.match.complete, r.match.by_sequence, r.match.by_order, r.match.incomplete, r.match.unmatched.size());
-    TextTable mt({{"op", TextTable::Align::kLeft}, {"group", TextTable::Align::kLeft}, {"#"}, {"bytes"}, {"ranks"}, {"skew"},
-                  {"slowest"}, {"busbw GB/s"}, {"after last arrival"}, {"busbw GB/s"}, {"status", TextTable::Align::kLeft}});
-    size_t shown = 0;
-    for (const MatchedCollective& m : r.match.collectives) {
-      if (shown++ >= top && m.complete()) continue;
-      std::string status = m.complete() ? "ok" : "";
-      if (!m.missing_ranks.empty()) {
-        status = "missing rank";
-        for (int32_t x : m.missing_ranks) status += " " + std::to_string(x);
-      }
-      if (!m.duplicate_ranks.empty()) status += (status.empty() ? "" : "; ") + std::string("duplicate ranks");
-      if (!m.consistent) status += "; op/size differ";
-      mt.add({std::string(to_string(m.op)), std::string(t.str(m.group)),
-              m.sequence >= 0 ? "seq " + std::to_string(m.sequence) : std::to_string(m.ordinal), bytes_text(m.bytes),
-              std::to_string(m.members.size()), dur(m.skew_ns()), dur(m.max_duration_ns), gbps(m.busbw_bytes_per_s),
-              dur(m.concurrent_ns()), gbps(m.busbw_concurrent_bytes_per_s), status});
-    }
-    std::printf("%s", mt.render().c_str());
+    std::printf("%s", render_text(collective_matching_table(t, r.match, top)).c_str());
     if (r.match.collectives.size() > top) std::printf("  (complete matches beyond the first %zu not shown; --json lists all)\n", top);
   }
-
-  std::printf("\nLinks (estimated from peer copies and collective sizes, not measured)\n");
-  if (r.links.links.empty()) {
-    std::printf("  no sized peer copies or collectives\n");
-  } else {
-    TextTable lt({{"link", TextTable::Align::kLeft}, {"bytes"}, {"transfers"}, {"active"}, {"mean rate GB/s"}, {"peak GB/s"},
-                  {"capacity GB/s"}, {"peak util"}});
-    for (const LinkSeries& s : r.links.links) {
-      const double mean = s.active_ns ? static_cast<double>(s.bytes) / (static_cast<double>(s.active_ns) * 1e-9) : 0.0;
-      lt.add({s.name, bytes_text(s.bytes), std::to_string(s.transfers), dur(s.active_ns), gbps(mean), gbps(s.peak_bytes_per_s),
-              s.capacity_bytes_per_s > 0 ? gbps(s.capacity_bytes_per_s) : "?",
-              s.capacity_bytes_per_s > 0 ? pct(s.peak_utilization()) : "?"});
-    }
-    std::printf("%s", lt.render().c_str());
-  }
+  std::printf("\n%s", render_text(link_traffic_table(r.links)).c_str());
   if (r.links.unannotated_comm_kernels || r.links.unsized_collectives)
     std::printf("  not included: %" PRId64 " communication kernels without a size annotation, %" PRId64 " unsized collectives\n",
                 r.links.unannotated_comm_kernels, r.links.unsized_collectives);
@@ -352,18 +257,7 @@ int run_stats(const VerbArgs& argv) {
     std::printf("usage: parascope-cli stats [options] INPUT...\n%s", options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no input given");
-  size_t top = 10;
-  if (const auto v = args.value("--top")) {
-    try {
-      size_t used = 0;
-      const long long n = std::stoll(*v, &used);
-      if (used != v->size() || n < 1) throw std::invalid_argument("");
-      top = static_cast<size_t>(n);
-    } catch (const std::exception&) {
-      throw UsageError("--top needs a positive integer, got '" + *v + "'");
-    }
-  }
+  const auto top = static_cast<size_t>(args.integer("--top", 10));
   LinkTrafficOptions lto;
   if (const auto v = args.value("--link-bandwidth")) {
     try {
@@ -375,12 +269,7 @@ int run_stats(const VerbArgs& argv) {
       throw UsageError("--link-bandwidth needs a positive number of GB/s, got '" + *v + "'");
     }
   }
-  Progress progress(args.flag("--quiet"));
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  lo.progress = [&](const std::string& f, uint64_t d, uint64_t t) { progress.update("reading " + f, d, t); };
-  const Trace t = load_trace(args.inputs(), lo);
-  progress.finish();
+  const Trace t = load_inputs(args);
 
   Results r;
   const SliceClassifier classify(t);

@@ -8,27 +8,25 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include "cli/cli_args.h"
+#include "cli/knob_options.h"
+#include "cli/load_inputs.h"
+#include "cli/machine_option.h"
 #include "cli/progress.h"
 #include "cli/table_output.h"
 #include "cli/text_table.h"
 #include "cli/verbs.h"
-#include "sim/simulation.h"
+#include "sim/knobs.h"
+#include "sim/whatif/compare.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
 #include "trace/core/json.h"
-#include "trace/core/topology_json.h"
-#include "trace/io/load_trace.h"
 #include "trace/io/trace_writer.h"
-
-#ifndef PARASCOPE_RESOURCE_DIR
-#define PARASCOPE_RESOURCE_DIR "resources"
-#endif
 
 namespace parascope::cli {
 
@@ -52,11 +50,6 @@ const std::vector<OptionSpec> kOptions = {
     {"--help", false, false, "this help", "-h"},
 };
 
-std::string preset_dir() {
-  if (const char* env = std::getenv("PARASCOPE_RESOURCES")) return std::string(env) + "/topologies";
-  return std::string(PARASCOPE_RESOURCE_DIR) + "/topologies";
-}
-
 std::string ms(double ns) { return format_duration(static_cast<TimeNs>(std::llround(ns))); }
 std::string pct(double v) {
   char buf[32];
@@ -69,70 +62,6 @@ std::string pct_plain(double v) {
   return buf;
 }
 double rel(double value, double reference) { return reference != 0 ? value / reference - 1.0 : 0.0; }
-
-size_t parse_count(const Args& args, const std::string& name, size_t fallback) {
-  const auto v = args.value(name);
-  if (!v) return fallback;
-  try {
-    return std::stoul(*v);
-  } catch (const std::exception&) {
-    throw UsageError(name + " needs a number, got '" + *v + "'");
-  }
-}
-
-// The topology: --topology, else the trace's own, else the preset that matches the GPUs best
-// (same model, enough GPUs, measured before datasheet, fewest GPUs).
-Topology choose_topology(const std::optional<std::string>& arg, const Trace& trace, int32_t gpus, std::string& why) {
-  if (arg) {
-    try {
-      why = "--topology";
-      return sim::find_topology(*arg, preset_dir());
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-  }
-  if (trace.topology && static_cast<int32_t>(trace.topology->gpu_count()) >= gpus) {
-    why = "the trace's own topology";
-    return *trace.topology;
-  }
-  std::string model;
-  for (const Device& d : trace.devices)
-    if (!d.name.empty()) model = d.name;
-  auto token = [](const std::string& s) {  // "NVIDIA H200" -> "H200"
-    const size_t sp = s.rfind(' ');
-    return sp == std::string::npos ? s : s.substr(sp + 1);
-  };
-  std::optional<Topology> best;
-  for (const std::string& name : sim::preset_names(preset_dir())) {
-    Topology t;
-    try {
-      t = sim::find_topology(name, preset_dir());
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (static_cast<int32_t>(t.gpu_count()) < gpus || t.nodes.empty()) continue;
-    const int32_t n0 = t.gpu_node(0);
-    const std::string tm = n0 >= 0 && t.nodes[static_cast<size_t>(n0)].gpu ? t.nodes[static_cast<size_t>(n0)].gpu->model : "";
-    const bool same = !model.empty() && !tm.empty() && model.find(token(tm)) != std::string::npos;
-    auto score = [&](const Topology& x, bool s) {
-      return std::make_tuple(s ? 0 : 1, x.calibration == Calibration::kMeasured ? 0 : 1, x.gpu_count());
-    };
-    if (!best) {
-      best = t;
-      why = same ? "preset matching " + model : "first preset with enough GPUs (no preset matches " + (model.empty() ? std::string("the GPUs") : model) + ")";
-      continue;
-    }
-    const int32_t b0 = best->gpu_node(0);
-    const std::string bm = b0 >= 0 && best->nodes[static_cast<size_t>(b0)].gpu ? best->nodes[static_cast<size_t>(b0)].gpu->model : "";
-    const bool best_same = !model.empty() && !bm.empty() && model.find(token(bm)) != std::string::npos;
-    if (score(t, same) < score(*best, best_same)) {
-      best = t;
-      why = same ? "preset matching " + model : "first preset with enough GPUs";
-    }
-  }
-  if (!best) throw UsageError("no topology preset has " + std::to_string(gpus) + " GPUs; pass --topology");
-  return *best;
-}
 
 std::string time_or_dash(TimeNs v) { return v > 0 ? format_duration(v) : "-"; }
 
@@ -186,7 +115,9 @@ void print_graph(const whatif::DepGraph& g) {
   for (const auto& c : d.cycles) std::printf("  cycle of %zu ops broken: %s\n", c.nodes.size(), c.broken_by.c_str());
 }
 
-void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t top, bool replay_only) {
+// `baseline` and `d`: the unchanged replay and the prediction's difference to it (null for the replay).
+void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const whatif::WhatIfDiff* d, size_t top) {
+  const bool replay_only = baseline == nullptr;
   const WhatIfSummary& s = o.summary;
   std::printf("topology %s (%s); communication beside compute slowed by %.2f\n", s.topology.c_str(), s.calibration.c_str(),
               1.0 + s.comm_slowdown);
@@ -205,15 +136,14 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t t
               ms(s.measured_step_ns).c_str(), replay_only ? "replay" : "predicted", ms(s.step_ns).c_str(),
               pct(rel(s.step_ns, s.measured_step_ns)).c_str(), ms(s.measured_gpu_step_ns).c_str(),
               replay_only ? "replay" : "predicted", ms(s.gpu_step_ns).c_str(), pct(rel(s.gpu_step_ns, s.measured_gpu_step_ns)).c_str());
-  if (baseline) {
-    const whatif::WhatIfDiff d = whatif::diff_runs(*baseline, o, top);
+  if (baseline && d) {
     std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), exposed communication %s -> %s\n",
                 ms(baseline->summary.step_ns).c_str(), ms(s.step_ns).c_str(), pct(rel(s.step_ns, baseline->summary.step_ns)).c_str(),
                 ms(baseline->summary.gpu_step_ns).c_str(), ms(s.gpu_step_ns).c_str(),
                 pct(rel(s.gpu_step_ns, baseline->summary.gpu_step_ns)).c_str(), time_or_dash(baseline->summary.exposed_ns).c_str(),
                 time_or_dash(s.exposed_ns).c_str());
     TextTable t({{"kernel", TextTable::Align::kLeft, 60}, {"kind", TextTable::Align::kLeft}, {"replay"}, {"predicted"}, {"change"}});
-    for (const auto& v : d.by_name)
+    for (const auto& v : d->by_name)
       t.add({v.name, v.kind, time_or_dash(v.measured_ns), time_or_dash(v.replay_ns), pct(rel(static_cast<double>(v.replay_ns), static_cast<double>(v.measured_ns)))});
     if (!t.empty()) std::printf("largest changes by kernel name (summed over the trace)\n%s", t.render().c_str());
   }
@@ -261,9 +191,9 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, size_t t
     TextTable dt({{"largest divergences (by kernel name)", TextTable::Align::kLeft, 60}, {"kind", TextTable::Align::kLeft}, {"count"},
                   {"measured"}, {"replay"}, {"difference"}});
     for (size_t i = 0; i < s.divergences.size() && i < top; ++i) {
-      const auto& d = s.divergences[i];
-      dt.add({d.name, d.kind, std::to_string(d.count), format_duration(d.measured_ns), format_duration(d.replay_ns),
-              (d.replay_ns >= d.measured_ns ? "+" : "-") + format_duration(std::llabs(d.replay_ns - d.measured_ns))});
+      const auto& v = s.divergences[i];
+      dt.add({v.name, v.kind, std::to_string(v.count), format_duration(v.measured_ns), format_duration(v.replay_ns),
+              (v.replay_ns >= v.measured_ns ? "+" : "-") + format_duration(std::llabs(v.replay_ns - v.measured_ns))});
     }
     if (!dt.empty()) std::printf("%s", dt.render().c_str());
   }
@@ -386,186 +316,136 @@ JsonValue summary_json(const WhatIfOutput& o) {
                             {"warnings", std::move(warnings)}});
 }
 
-std::string csv_quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+JsonValue diff_json(const whatif::WhatIfDiff& d) {
+  JsonValue names = JsonValue::array();
+  for (const auto& v : d.by_name)
+    names.push(JsonValue::object({{"name", JsonValue::string(v.name)},
+                                  {"replay_ns", JsonValue::number(v.measured_ns)},
+                                  {"predicted_ns", JsonValue::number(v.replay_ns)}}));
+  return JsonValue::object({{"step_ns", JsonValue::number(d.step_ns)},
+                            {"gpu_step_ns", JsonValue::number(d.gpu_step_ns)},
+                            {"exposed_ns", JsonValue::number(d.exposed_ns)},
+                            {"by_name", std::move(names)}});
 }
 
-}  // namespace
+JsonValue knobs_json(const sim::KnobSettings& knobs) {
+  JsonValue set = JsonValue::object();
+  for (const auto& [k, v] : knobs.values()) set.set(k, JsonValue::string(sim::knob_registry().format(k, v)));
+  return set;
+}
 
-int run_whatif(const VerbArgs& argv) {
-  const Args args(kOptions, argv);
-  if (args.flag("--help")) {
-    std::printf("usage: parascope-cli whatif INPUT... [--topology T] [--set k=v ...] [--sweep k=v1,v2 ...] [-o OUT]\n%s\n"
-                "Without --set: replays the trace on the interconnect model and compares per rank and step.\n"
-                "With --set/--sweep: applies the knobs below and predicts; collectives' channels, chunk_bytes, mechanism,\n"
-                "algorithm, protocol apply to those comm_select picks.\npresets:",
-                options_help(kOptions).c_str());
-    for (const auto& n : sim::preset_names(preset_dir())) std::printf(" %s", n.c_str());
-    std::printf("\n\nknobs (--set / --sweep):\n");
-    for (const sim::KnobSpec& k : sim::knob_registry().all()) {
-      std::string range;
-      if (k.type == sim::KnobType::kEnum) {
-        for (const auto& c : k.choices) range += (range.empty() ? "" : "|") + c;
-      } else if (k.type != sim::KnobType::kBool) {
-        const sim::KnobSpec& ks = k;
-        auto num = [&](double v) {
-          if (ks.type == sim::KnobType::kDouble) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%g", v);
-            return std::string(buf);
-          }
-          return ks.type == sim::KnobType::kBytes ? sim::format_bytes(static_cast<int64_t>(v)) : std::to_string(static_cast<int64_t>(v));
-        };
-        range = num(k.min) + ".." + num(k.max);
-      } else {
-        range = "true|false";
-      }
-      std::printf("  %-22s %-28s default %-10s %s\n", k.name.c_str(), range.c_str(),
-                  sim::knob_registry().format(k, k.default_value).c_str(), k.help.c_str());
+void print_help() {
+  std::printf("usage: parascope-cli whatif INPUT... [--topology T] [--set k=v ...] [--sweep k=v1,v2 ...] [-o OUT]\n%s\n"
+              "Without --set: replays the trace on the interconnect model and compares per rank and step.\n"
+              "With --set/--sweep: applies the knobs below and predicts; collectives' channels, chunk_bytes, mechanism,\n"
+              "algorithm, protocol apply to those comm_select picks.\npresets:",
+              options_help(kOptions).c_str());
+  for (const Preset& p : cli_presets()) std::printf(" %s", p.name.c_str());
+  std::printf("\n\nknobs (--set / --sweep):\n");
+  for (const sim::KnobSpec& k : sim::knob_registry().all())
+    std::printf("  %-22s %-28s default %-10s %s\n", k.name.c_str(), sim::range_text(k).c_str(),
+                sim::knob_registry().format(k, k.default_value).c_str(), k.help.c_str());
+}
+
+// The machine a what-if of `graph` runs on (--topology, else choose_machine's); a usage error when none.
+MachineChoice machine_of(const Args& args, const Trace& trace, const whatif::DepGraph& graph) {
+  try {
+    return whatif::whatif_machine(trace, graph, &cli_presets(), args.value("--topology").value_or(""));
+  } catch (const MachineError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+// Without --sweep: the comparison (compare.h), its files, then JSON or text.
+int compare_and_print(const Args& args, const Trace& trace, std::shared_ptr<const whatif::DepGraph> graph,
+                      const sim::KnobSettings& knobs, size_t top) {
+  const auto out_path = args.value("--output");
+  whatif::CompareSettings cs;
+  cs.knobs = knobs;
+  cs.machine = args.value("--topology").value_or("");
+  cs.presets = &cli_presets();
+  cs.graph = std::move(graph);
+  cs.want_trace = out_path.has_value();
+  cs.top = top;
+  const whatif::Comparison c = [&] {
+    try {
+      return whatif::compare(trace, cs);
+    } catch (const MachineError& e) {
+      throw UsageError(e.what());
     }
+  }();
+  const WhatIfOutput& shown = c.shown();
+  if (out_path && shown.trace) write_trace(*shown.trace, *out_path);
+  if (const auto dir = args.value("--csv")) {
+    std::filesystem::create_directories(*dir);
+    for (const DataTable* t : {&c.tables.comparison, &c.tables.steps, &c.tables.links, &c.tables.by_kernel})
+      write_csv(*t, (std::filesystem::path(*dir) / (t->id + ".csv")).string());
+  }
+  if (args.flag("--json")) {
+    JsonValue inputs = JsonValue::array();
+    for (const auto& i : args.inputs()) inputs.push(JsonValue::string(i));
+    JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(static_cast<int64_t>(whatif::kWhatIfSchemaVersion))},
+                                       {"inputs", std::move(inputs)},
+                                       {"topology_source", JsonValue::string(c.machine.reason)},
+                                       {"graph", graph_json(*c.graph)},
+                                       {"replay", summary_json(c.replay)}});
+    if (c.prediction) {
+      doc.set("set", knobs_json(knobs));
+      doc.set("prediction", summary_json(*c.prediction));
+      doc.set("diff", diff_json(c.diff));
+    }
+    if (out_path) doc.set("output", JsonValue::string(*out_path));
+    std::printf("%s\n", to_json(doc, 2).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no input trace");
-  std::vector<std::pair<std::string, std::string>> overrides;
-  for (const std::string& kv : args.values("--set")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--set expects knob=value, got '" + kv + "'");
-    sim::knob_registry().parse(kv.substr(0, eq), kv.substr(eq + 1));
-    overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  std::printf("whatif   %zu input(s), topology from %s\n", args.inputs().size(), c.machine.reason.c_str());
+  print_graph(*c.graph);
+  if (c.prediction) {
+    std::printf("\n-- prediction (--set %s)\n", c.label.c_str());
+    print_summary(*c.prediction, &c.replay, &c.diff, top);
+  } else {
+    std::printf("\n-- replay of the unchanged graph\n");
+    print_summary(c.replay, nullptr, nullptr, top);
   }
-  const auto grid = whatif::sweep_grid(args.values("--sweep"));
-  const bool sweep = !args.values("--sweep").empty();
-  const bool json = args.flag("--json");
-  const bool quiet = args.flag("--quiet") || json;
-  const size_t top = parse_count(args, "--top", 8);
+  if (out_path) std::printf("predicted trace written to %s\n", out_path->c_str());
+  return 0;
+}
+
+// --sweep: every grid point (plus --set) in parallel; the unchanged replay first, as the reference.
+int sweep_and_print(const Args& args, const Trace& trace, const whatif::DepGraph& graph, const sim::KnobSettings& knobs,
+                    const std::vector<whatif::KnobPoint>& grid) {
   const auto out_path = args.value("--output");
-
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  Progress progress(quiet);
-  lo.progress = [&](const std::string& file, uint64_t done, uint64_t total) { progress.update("loading " + file, done, total); };
-  const Trace trace = load_trace(args.inputs(), lo);
-  progress.finish();
-
-  whatif::GraphOptions go;
-  if (const auto s = args.value("--step")) go.step_regex = *s;
-  const whatif::DepGraph graph = whatif::build_dep_graph(trace, go);
-  std::string topo_why;
-  const Topology topo = choose_topology(args.value("--topology"), trace, std::max(1, graph.gpu_count()), topo_why);
-
+  const bool json = args.flag("--json");
+  const Topology topo = machine_of(args, trace, graph).topology;
   whatif::WhatIfInput base;
   base.measured = &trace;
   base.graph = &graph;
   base.topology = topo;
   base.cache = std::make_shared<whatif::CommCache>();
-
-  if (!sweep) {
-    whatif::WhatIfInput replay_in = base;
-    replay_in.want_trace = overrides.empty() && out_path.has_value();
-    WhatIfOutput replay = whatif::run_whatif(replay_in);
-    std::optional<WhatIfOutput> predicted;
-    if (!overrides.empty()) {
-      whatif::WhatIfInput in = base;
-      in.overrides = overrides;
-      in.want_trace = out_path.has_value();
-      predicted = whatif::run_whatif(in);
-    }
-    const WhatIfOutput& shown = predicted ? *predicted : replay;
-    if (out_path && shown.trace) write_trace(*shown.trace, *out_path);
-    if (const auto dir = args.value("--csv")) {
-      std::string label;
-      for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
-      std::filesystem::create_directories(*dir);
-      for (const DataTable& t : {whatif::whatif_comparison_table(shown.summary, label), whatif::whatif_links_table(shown.summary)})
-        write_csv(t, (std::filesystem::path(*dir) / (t.id + ".csv")).string());
-    }
-    if (json) {
-      JsonValue inputs = JsonValue::array();
-      for (const auto& i : args.inputs()) inputs.push(JsonValue::string(i));
-      JsonValue doc = JsonValue::object({{"schema_version", JsonValue::number(static_cast<int64_t>(whatif::kWhatIfSchemaVersion))},
-                                         {"inputs", std::move(inputs)},
-                                         {"topology_source", JsonValue::string(topo_why)},
-                                         {"graph", graph_json(graph)},
-                                         {"replay", summary_json(replay)}});
-      if (predicted) {
-        JsonValue set = JsonValue::object();
-        for (const auto& [k, v] : overrides) set.set(k, JsonValue::string(v));
-        doc.set("set", std::move(set));
-        doc.set("prediction", summary_json(*predicted));
-        const whatif::WhatIfDiff d = whatif::diff_runs(replay, *predicted, top);
-        JsonValue names = JsonValue::array();
-        for (const auto& v : d.by_name)
-          names.push(JsonValue::object({{"name", JsonValue::string(v.name)},
-                                        {"replay_ns", JsonValue::number(v.measured_ns)},
-                                        {"predicted_ns", JsonValue::number(v.replay_ns)}}));
-        doc.set("diff", JsonValue::object({{"step_ns", JsonValue::number(d.step_ns)},
-                                           {"gpu_step_ns", JsonValue::number(d.gpu_step_ns)},
-                                           {"exposed_ns", JsonValue::number(d.exposed_ns)},
-                                           {"by_name", std::move(names)}}));
-      }
-      if (out_path) doc.set("output", JsonValue::string(*out_path));
-      std::printf("%s\n", to_json(doc, 2).c_str());
-      return 0;
-    }
-    std::printf("whatif   %zu input(s), topology from %s\n", args.inputs().size(), topo_why.c_str());
-    print_graph(graph);
-    if (predicted) {
-      std::printf("\n-- prediction (--set");
-      for (const auto& [k, v] : overrides) std::printf(" %s=%s", k.c_str(), v.c_str());
-      std::printf(")\n");
-      print_summary(*predicted, &replay, top, false);
-    } else {
-      std::printf("\n-- replay of the unchanged graph\n");
-      print_summary(replay, nullptr, top, true);
-    }
-    if (out_path) std::printf("predicted trace written to %s\n", out_path->c_str());
-    return 0;
-  }
-
-  // Sweep: every grid point (plus --set) in parallel; the unchanged replay first, as the reference.
-  whatif::WhatIfInput replay_in = base;
-  replay_in.want_analyses = true;
-  const WhatIfOutput reference = whatif::run_whatif(replay_in);
-  size_t jobs = parse_count(args, "--jobs", std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::max<size_t>(1, std::min(jobs, grid.size()));
-  whatif::WhatIfInput sweep_in = base;
-  sweep_in.overrides = overrides;
+  const WhatIfOutput reference = whatif::run_whatif(base);
+  const size_t jobs = std::min(static_cast<size_t>(args.integer("--jobs", std::max(1u, std::thread::hardware_concurrency()))), grid.size());
+  base.knobs = knobs;
+  Progress progress(args.flag("--quiet") || json);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<whatif::SweepRow> rows = whatif::run_sweep(sweep_in, grid, jobs, [&](size_t d, size_t total) {
+  const std::vector<whatif::SweepRow> rows = whatif::run_sweep(base, grid, jobs, [&](size_t d, size_t total) {
     progress.update("whatif sweep " + std::to_string(d) + "/" + std::to_string(total), d, total);
   });
   progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  using Row = whatif::SweepRow;
-
-  std::vector<std::string> names;
-  for (const auto& [k, v] : grid.front()) names.push_back(k);
-  std::string csv;
-  for (const auto& n : names) csv += n + ",";
-  csv += "step_ns,gpu_step_ns,exposed_ns,vs_replay,error\n";
-  for (const Row& r : rows) {
-    for (const auto& [k, v] : r.point) csv += csv_quote(v) + ",";
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%.0f,%.0f,%" PRId64 ",%.4f,", r.step_ns, r.gpu_step_ns, r.exposed_ns,
-                  r.error.empty() ? rel(r.step_ns, reference.summary.step_ns) : 0.0);
-    csv += buf + csv_quote(r.error) + "\n";
-  }
+  const double ref = reference.summary.step_ns;
   if (out_path) {
     std::filesystem::create_directories(*out_path);
-    std::ofstream(std::filesystem::path(*out_path) / "summary.csv") << csv;
+    write_csv(whatif::sweep_summary_table(rows, ref), (std::filesystem::path(*out_path) / "summary.csv").string(), "\n");
   }
   if (const auto dir = args.value("--csv")) {
     std::filesystem::create_directories(*dir);
-    write_csv(whatif::sweep_table(rows, reference.summary.step_ns), (std::filesystem::path(*dir) / "whatif_sweep.csv").string());
+    write_csv(whatif::sweep_table(rows, ref), (std::filesystem::path(*dir) / "whatif_sweep.csv").string());
   }
   if (json) {
     JsonValue runs = JsonValue::array();
-    for (const Row& r : rows) {
+    for (const whatif::SweepRow& r : rows) {
       JsonValue point = JsonValue::object();
-      for (const auto& [k, v] : r.point) point.set(k, JsonValue::string(v));
+      for (const auto& [k, v] : r.point) point.set(k, JsonValue::string(whatif::value_text(k, v)));
       JsonValue changes = JsonValue::array();
       for (const auto& c : r.changes) changes.push(JsonValue::string(c));
       runs.push(JsonValue::object({{"knobs", std::move(point)},
@@ -587,21 +467,20 @@ int run_whatif(const VerbArgs& argv) {
     return 0;
   }
   std::printf("whatif sweep: %zu variants on %s, %zu jobs, %.2f s; replay of the unchanged graph: step %s (measured %s)\n",
-              rows.size(), topo.name.c_str(), jobs, wall, ms(reference.summary.step_ns).c_str(),
-              ms(reference.summary.measured_step_ns).c_str());
+              rows.size(), topo.name.c_str(), jobs, wall, ms(ref).c_str(), ms(reference.summary.measured_step_ns).c_str());
   std::vector<TextTable::Column> cols;
-  for (const auto& n : names) cols.push_back({n, TextTable::Align::kLeft});
+  for (const auto& [k, v] : grid.front()) cols.push_back({k, TextTable::Align::kLeft});
   for (const char* c : {"step", "GPU step", "exposed comm", "vs replay"}) cols.push_back({c});
   cols.push_back({"note", TextTable::Align::kLeft, 70});
   TextTable t(cols);
-  for (const Row& r : rows) {
+  for (const whatif::SweepRow& r : rows) {
     std::vector<std::string> cells;
-    for (const auto& [k, v] : r.point) cells.push_back(v);
+    for (const auto& [k, v] : r.point) cells.push_back(whatif::value_text(k, v));
     if (r.error.empty()) {
       cells.push_back(ms(r.step_ns));
       cells.push_back(ms(r.gpu_step_ns));
       cells.push_back(time_or_dash(r.exposed_ns));
-      cells.push_back(pct(rel(r.step_ns, reference.summary.step_ns)));
+      cells.push_back(pct(rel(r.step_ns, ref)));
       std::string note;
       for (const auto& c : r.changes) note += (note.empty() ? "" : "; ") + c;
       cells.push_back(note);
@@ -614,6 +493,26 @@ int run_whatif(const VerbArgs& argv) {
   std::printf("%s", t.render().c_str());
   if (out_path) std::printf("summary.csv written to %s\n", out_path->c_str());
   return 0;
+}
+
+}  // namespace
+
+int run_whatif(const VerbArgs& argv) {
+  const Args args(kOptions, argv);
+  if (args.flag("--help")) {
+    print_help();
+    return 0;
+  }
+  if (args.inputs().empty()) throw UsageError("no input given");
+  const sim::KnobSettings knobs = knob_options(args, "--set");
+  const auto grid = whatif::sweep_grid(args.values("--sweep"));
+  const auto top = static_cast<size_t>(args.integer("--top", 8));
+  const Trace trace = load_inputs(args);
+  whatif::GraphOptions go;
+  go.step_regex = args.value("--step").value_or("");
+  auto graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(trace, go));
+  if (args.values("--sweep").empty()) return compare_and_print(args, trace, std::move(graph), knobs, top);
+  return sweep_and_print(args, trace, *graph, knobs, grid);
 }
 
 }  // namespace parascope::cli

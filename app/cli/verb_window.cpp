@@ -9,14 +9,13 @@
 #include <cstdio>
 
 #include "cli/cli_args.h"
+#include "cli/load_inputs.h"
 #include "cli/text_table.h"
 #include "cli/verbs.h"
-#include "trace/core/analysis/overlap.h"
 #include "trace/core/analysis/range_summary.h"
-#include "trace/core/analysis/window_activity.h"
+#include "trace/core/analysis/window_overlap.h"
 #include "trace/core/json.h"
 #include "trace/core/slice_search.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::cli {
 
@@ -32,15 +31,16 @@ const std::vector<OptionSpec> kOptions = {
     {"--top", true, false, "names / matches to list (default 10)", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
+    {"--quiet", false, false, "no progress bar", "-q"},
     {"--help", false, false, "this help", "-h"},
 };
 
 constexpr int kWindowSchemaVersion = 1;
 
 JsonValue num(int64_t v) { return JsonValue::number(v); }
-std::string pct(TimeNs part, TimeNs whole) {
+std::string pct(double share) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f%%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
   return buf;
 }
 
@@ -52,39 +52,23 @@ int run_window(const VerbArgs& argv) {
     std::printf("usage: parascope-cli window INPUT... --from T [--to T] [options]\n%s", options_help(kOptions).c_str());
     return 0;
   }
-  if (args.inputs().empty()) throw UsageError("no INPUT given");
   if (!args.value("--from") && !args.value("--find")) throw UsageError("give a window (--from, --to) or --find");
-  LoadOptions lo;
-  lo.lenient = args.flag("--lenient");
-  const Trace t = load_trace(args.inputs(), lo);
+  const auto top = static_cast<size_t>(args.integer("--top", 10));
+  const Trace t = load_inputs(args);
   const SliceClassifier classify(t);
   const auto [span_start, span_end] = t.time_span();
-  const TimeNs base = args.flag("--absolute") ? 0 : span_start;
-  const TimeNs from = args.value("--from") ? base + parse_time("--from", *args.value("--from")) : span_start;
-  const TimeNs to = args.value("--to") ? base + parse_time("--to", *args.value("--to")) : span_end;
-  if (to <= from) throw UsageError("the window is empty: --to must be after --from");
-  const size_t top = args.value("--top") ? static_cast<size_t>(std::stoul(*args.value("--top"))) : 10;
+  const TimeWindow tw = parse_window(args, span_start, span_end, args.flag("--absolute"));
+  const TimeNs from = tw.start, to = tw.end;
   std::vector<uint32_t> devices;
-  if (auto dv = args.value("--device")) {
-    const auto di = std::stoul(*dv);
-    if (di >= t.devices.size()) throw UsageError("--device " + *dv + ": the trace has " + std::to_string(t.devices.size()) + " devices");
-    devices.push_back(static_cast<uint32_t>(di));
+  if (args.value("--device")) {
+    devices.push_back(static_cast<uint32_t>(args.integer("--device", 0, 0, static_cast<int64_t>(t.devices.size()) - 1)));
   } else {
     for (uint32_t d = 0; d < t.devices.size(); ++d) devices.push_back(d);
   }
   const Interval w{from, to};
   const RangeSummary rs = summarize_range(t, classify, w, {}, top);
-  struct DeviceResult {
-    uint32_t device;
-    DeviceOverlap overlap;
-    std::vector<SmWindowShare> sms;
-  };
-  std::vector<DeviceResult> per_device;
-  for (uint32_t d : devices) {
-    DeviceResult r{d, {}, sm_window_shares(t, d, w)};
-    r.overlap = compute_overlap(std::vector<DeviceActivity>{device_activity_in(t, classify, d, w)}).front();
-    per_device.push_back(std::move(r));
-  }
+  std::vector<WindowOverlap> per_device;
+  for (uint32_t d : devices) per_device.push_back(window_overlap(t, classify, d, w));
   std::optional<SliceSearch> search;
   if (auto f = args.value("--find")) search.emplace(t, *f, args.flag("--regex") ? MatchMode::kRegex : MatchMode::kSubstring);
   if (search && !search->error().empty()) throw UsageError("--find: " + search->error());
@@ -181,18 +165,9 @@ int run_window(const VerbArgs& argv) {
       streams.add({std::to_string(s.stream), format_duration(s.communication_ns), format_duration(s.comm_under_compute_ns),
                    format_duration(s.communication_ns - s.comm_under_compute_ns), format_duration(s.compute_ns)});
     if (!streams.empty()) std::printf("%s", streams.render().c_str());
-    if (!r.sms.empty()) {
-      TimeNs c = 0, m = 0, wt = 0, idle = 0;
-      for (const auto& s : r.sms) {
-        c += s.compute_ns;
-        m += s.communicate_ns;
-        wt += s.wait_ns;
-        idle += s.idle_ns;
-      }
-      const TimeNs all = w.length() * static_cast<TimeNs>(r.sms.size());
-      std::printf("  %zu SM lanes: compute %s, communicate %s, wait %s, idle %s of SM time\n", r.sms.size(), pct(c, all).c_str(),
-                  pct(m, all).c_str(), pct(wt, all).c_str(), pct(idle, all).c_str());
-    }
+    if (!r.sms.empty())
+      std::printf("  %zu SM lanes: compute %s, communicate %s, wait %s, idle %s of SM time\n", r.sms.size(), pct(r.compute).c_str(),
+                  pct(r.communicate).c_str(), pct(r.wait).c_str(), pct(r.idle).c_str());
   }
   if (search) {
     std::printf("\nfind: %" PRId64 " matches%s\n", search->count(), search->count() > static_cast<int64_t>(matches.size()) ? " (first ones)" : "");

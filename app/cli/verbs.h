@@ -18,8 +18,6 @@ int run_simulate(const VerbArgs& args);
 int run_calibrate(const VerbArgs& args);
 int run_knobs(const VerbArgs& args);
 int run_window(const VerbArgs& args);
-// Where `--topology NAME` presets live: $PARASCOPE_RESOURCES/topologies, else the source tree's.
-std::string topology_preset_dir();
 int run_whatif(const VerbArgs& args);
 int run_links(const VerbArgs& args);
 int run_roofline(const VerbArgs& args);

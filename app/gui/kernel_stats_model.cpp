@@ -3,12 +3,12 @@
 #include <QBrush>
 #include <QColor>
 
+#include "render/qstr.h"
 #include "render/timeline_painter.h"
 
 namespace parascope::gui {
 
 namespace {
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 }  // namespace
 

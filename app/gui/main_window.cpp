@@ -44,6 +44,7 @@
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
 #include "gui/topology_view.h"
+#include "render/qstr.h"
 #include "trace/core/trace_machine.h"
 #include "gui/whatif_view.h"
 #include "trace/core/summary.h"
@@ -51,7 +52,6 @@
 namespace parascope::gui {
 
 namespace {
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {

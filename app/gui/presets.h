@@ -1,23 +1,18 @@
-// The simulator's topology presets (resources/topologies/*.json) for the GUI's views: the topology
-// dock's machine choices, the roofline's ceilings and the what-if panel's machines. Read once per
-// process; $PARASCOPE_RESOURCES overrides the source tree's resources folder, as for the CLI.
+// The machine presets (trace/core/topology_presets.h) for the GUI's views: the topology dock's
+// machine choices, the roofline's ceilings and the what-if panel's machines, read once per process.
+// Which machine a view starts on is choose_machine's (trace/core/machine_choice.h), as in the CLI.
 #pragma once
 
-#include <QString>
 #include <vector>
 
-#include "trace/core/trace.h"
+#include "trace/core/machine_choice.h"
 
 namespace parascope::gui {
 
-struct Preset {
-  QString name;       // file name without .json
-  Topology topology;
-};
+using Preset = parascope::Preset;
 
-QString resources_dir();
-const std::vector<Preset>& topology_presets();  // bad files are skipped (the CLI reports them)
-// The preset matching the trace's GPUs (trace_machine.h: best_matching_topology), or -1.
-int matching_preset(const Trace& trace);
+const std::vector<Preset>& topology_presets();  // files that do not load are left out (the CLI names them)
+// The position in topology_presets() of the preset a choice took, or -1 (the trace's own, inferred, a file).
+int preset_index(const MachineChoice& choice);
 
 }  // namespace parascope::gui

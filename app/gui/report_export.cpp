@@ -21,11 +21,11 @@ QString export_report(std::shared_ptr<const Trace> trace, const ReportRequest& r
     report::ReportOptions o;
     for (const QString& i : request.inputs) o.inputs.push_back(i.toStdString());
     o.ranges = request.ranges;
-    for (const Preset& p : topology_presets()) o.presets.push_back(p.topology);
+    o.presets = topology_presets();
     for (const QString& kv : request.whatif) {
       const qsizetype eq = kv.indexOf('=');
       if (eq <= 0) return QObject::tr("What-if knobs are KNOB=VALUE, not '%1'").arg(kv);
-      o.whatif.emplace_back(kv.left(eq).trimmed().toStdString(), kv.mid(eq + 1).trimmed().toStdString());
+      o.whatif.set(kv.left(eq).trimmed().toStdString(), kv.mid(eq + 1).trimmed().toStdString());
     }
     report::report_format_for(request.path.toStdString());
     const report::ReportDocument doc = report::build_report(std::move(trace), o);

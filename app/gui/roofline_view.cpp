@@ -62,7 +62,7 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
   auto t = trace_;
   std::vector<Topology> presets;
   for (const Preset& p : topology_presets()) presets.push_back(p.topology);
-  const int match = t->topology ? -1 : matching_preset(*t);
+  const MachineChoice machine = choose_machine(*t, topology_presets());
   auto* w = new QFutureWatcher<Result>(this);
   ++pending_;
   connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
@@ -85,9 +85,9 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
     }
     w->deleteLater();
   });
-  w->setFuture(QtConcurrent::run([t, presets, match] {
+  w->setFuture(QtConcurrent::run([t, presets, machine] {
     Result r;
-    const TraceMachine m = trace_machine(*t, match >= 0 ? &presets[static_cast<size_t>(match)] : nullptr);
+    const TraceMachine m = trace_machine(*t, machine);
     const RooflineCeilings c = ceilings_with_datasheet(m.topology, presets);
     r.roofline = compute_roofline(*t, c);
     r.table = roofline_table(*t, r.roofline);

@@ -1,5 +1,7 @@
 #include "gui/timeline_view.h"
 
+#include "render/qstr.h"
+
 #include <QContextMenuEvent>
 #include <QGestureEvent>
 #include <QHelpEvent>
@@ -18,7 +20,6 @@ namespace parascope::gui {
 
 namespace {
 constexpr TimeNs kMinVisibleNs = 100;
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {

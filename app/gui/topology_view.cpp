@@ -22,7 +22,8 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
   source_ = new QComboBox(this);
   source_->addItem(tr("From the trace"), -1);
   const auto& presets = topology_presets();
-  for (size_t i = 0; i < presets.size(); ++i) source_->addItem(tr("Preset: %1").arg(presets[i].name), static_cast<int>(i));
+  for (size_t i = 0; i < presets.size(); ++i)
+    source_->addItem(tr("Preset: %1").arg(QString::fromStdString(presets[i].name)), static_cast<int>(i));
   top->addWidget(source_, 1);
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
@@ -50,10 +51,7 @@ void TopologyView::set_trace(std::shared_ptr<const Trace> trace) {
   const auto [s, e] = trace_->time_span();
   view_ = {s, e};
   range_.reset();
-  // the trace's own machine when it says how its GPUs connect, else a preset with its GPUs
-  const bool own = trace_->topology || !trace_->links.empty();
-  const int preset = own ? -1 : matching_preset(*trace_);
-  source_->setCurrentIndex(std::max(0, source_->findData(preset)));
+  source_->setCurrentIndex(std::max(0, source_->findData(preset_index(choose_machine(*trace_, topology_presets())))));
   recompute();
 }
 

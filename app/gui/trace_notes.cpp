@@ -8,6 +8,8 @@
 #include <QSaveFile>
 #include <map>
 
+#include "render/qstr.h"
+
 namespace parascope::gui {
 
 namespace {
@@ -46,7 +48,6 @@ std::map<TrackKey, uint32_t, KeyLess> track_index(const Trace& t) {
   return m;
 }
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 EventRef resolve(const Trace& t, uint32_t track, TimeNs start, const QString& name) {
   const auto& s = t.tracks[track].slices;

@@ -22,9 +22,11 @@
 #include "gui/diff_view.h"
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
+#include "render/qstr.h"
 #include "render/sweep_chart.h"
 #include "render/timeline_index.h"
 #include "sim/knobs.h"
+#include "sim/whatif/compare.h"
 #include "sim/whatif/trace_knobs.h"
 #include "sim/whatif/whatif_tables.h"
 
@@ -32,7 +34,8 @@ namespace parascope::gui {
 
 struct WhatIfView::Prepared {
   std::shared_ptr<const Trace> trace;
-  whatif::DepGraph graph;
+  std::shared_ptr<const whatif::DepGraph> graph;
+  std::shared_ptr<whatif::CommCache> cache = std::make_shared<whatif::CommCache>();  // shared by every run on this trace
   std::vector<std::pair<std::string, std::string>> trace_values;
   QString error;
 };
@@ -56,18 +59,10 @@ struct WhatIfView::SweepResult {
 
 namespace {
 
-QString qstr(const std::string& s) { return QString::fromStdString(s); }
-
-QString range_text(const sim::KnobSpec& k) {
-  const auto& reg = sim::knob_registry();
-  switch (k.type) {
-    case sim::KnobType::kEnum:
-    case sim::KnobType::kBool: return {};
-    case sim::KnobType::kBytes:
-      return qstr(sim::format_bytes(static_cast<int64_t>(k.min)) + ".." + sim::format_bytes(static_cast<int64_t>(k.max)));
-    default: return qstr(reg.format(k, sim::KnobValue{k.type == sim::KnobType::kDouble ? sim::KnobValue{k.min} : sim::KnobValue{static_cast<int64_t>(k.min)}}) +
-                         ".." + reg.format(k, k.type == sim::KnobType::kDouble ? sim::KnobValue{k.max} : sim::KnobValue{static_cast<int64_t>(k.max)}));
-  }
+// The range beside a numeric knob's field (an enum's or a bool's choices are its combo box).
+QString field_range(const sim::KnobSpec& k) {
+  if (k.type == sim::KnobType::kEnum || k.type == sim::KnobType::kBool) return {};
+  return qstr(sim::range_text(k));
 }
 
 std::vector<std::string> split_specs(const QString& text) {
@@ -202,10 +197,10 @@ void WhatIfView::build_form() {
       e->setClearButtonEnabled(true);
       editor = e;
     }
-    editor->setToolTip(qstr(k.help) + "\n" + tr("range: %1").arg(range_text(k).isEmpty() ? qstr(def) : range_text(k)));
+    editor->setToolTip(qstr(k.help) + "\n" + tr("range: %1").arg(field_range(k).isEmpty() ? qstr(def) : field_range(k)));
     auto* info = new QLabel(form_->parentWidget());
     info->setStyleSheet("color: #666");
-    info->setText(range_text(k));
+    info->setText(field_range(k));
     form_->addWidget(name, row, 0);
     form_->addWidget(editor, row, 1);
     form_->addWidget(info, row, 2);
@@ -235,19 +230,14 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   run_->setEnabled(false);
   sweep_->setEnabled(false);
   trace_values_.clear();
-  for (const sim::KnobSpec& k : sim::knob_registry().all()) trace_labels_[k.name]->setText(range_text(k));
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) trace_labels_[k.name]->setText(field_range(k));
   machine_->clear();
   if (!trace_) {
     status_->setText(tr("No trace loaded"));
     return;
   }
-  const int match = matching_preset(*trace_);
-  const auto& presets = topology_presets();
-  machine_->addItem(trace_->topology ? tr("the trace's topology (%1)").arg(qstr(trace_->topology->name))
-                    : match >= 0     ? tr("matching preset (%1)").arg(presets[static_cast<size_t>(match)].name)
-                                     : tr("inferred (no matching preset)"),
-                    QString());
-  for (const Preset& p : presets) machine_->addItem(p.name, p.name);
+  machine_->addItem(automatic_machine_text(0), QString());
+  for (const Preset& p : topology_presets()) machine_->addItem(qstr(p.name), qstr(p.name));
   preparing_ = false;
   status_->setText(tr("The dependency graph is built when this dock is shown"));
   if (isVisible()) prepare();
@@ -276,11 +266,12 @@ void WhatIfView::prepare() {
         for (const auto& [k, v] : prepared_->trace_values) {
           trace_values_[k] = v;
           const sim::KnobSpec* spec = sim::knob_registry().find(k);
-          const QString range = spec ? range_text(*spec) : QString();
+          const QString range = spec ? field_range(*spec) : QString();
           trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
           trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
         }
-        const auto& g = prepared_->graph;
+        const auto& g = *prepared_->graph;
+        machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));
         status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
                              .arg(g.nodes.size())
                              .arg(g.groups.size())
@@ -297,8 +288,8 @@ void WhatIfView::prepare() {
     auto p = std::make_shared<Prepared>();
     p->trace = t;
     try {
-      p->graph = whatif::build_dep_graph(*t);
-      p->trace_values = whatif::trace_knob_values(p->graph);
+      p->graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(*t));
+      p->trace_values = whatif::trace_knob_values(*p->graph);
     } catch (const std::exception& e) {
       p->error = QString::fromUtf8(e.what());
     }
@@ -345,28 +336,33 @@ void WhatIfView::set_sweep_spec(const QString& spec) { sweep_spec_->setText(spec
 
 QString WhatIfView::machine() const { return machine_->currentText(); }
 
+QString WhatIfView::automatic_machine_text(int32_t gpus) const {
+  try {
+    const MachineChoice c = choose_machine(*trace_, topology_presets(), {"", gpus, true});
+    return tr("automatic: %1 (%2)").arg(qstr(c.topology.name), qstr(c.reason));
+  } catch (const MachineError& e) {
+    return tr("automatic: none (%1)").arg(QString::fromUtf8(e.what()));
+  }
+}
+
 bool WhatIfView::topology(Topology& out, QString& why) const {
-  const QString chosen = machine_->currentData().toString();
-  const auto& presets = topology_presets();
-  if (!chosen.isEmpty()) {
-    for (const Preset& p : presets)
-      if (p.name == chosen) {
-        out = p.topology;
-        return true;
-      }
-  }
-  const int32_t gpus = prepared_ ? std::max(1, prepared_->graph.gpu_count()) : 1;
-  if (trace_->topology && static_cast<int32_t>(trace_->topology->gpu_count()) >= gpus) {
-    out = *trace_->topology;
+  try {
+    out = whatif::whatif_machine(*trace_, *prepared_->graph, &topology_presets(), machine_->currentData().toString().toStdString()).topology;
     return true;
+  } catch (const MachineError& e) {
+    why = QString::fromUtf8(e.what());
+    return false;
   }
-  const int match = matching_preset(*trace_);
-  if (match >= 0) {
-    out = presets[static_cast<size_t>(match)].topology;
+}
+
+bool WhatIfView::knobs(sim::KnobSettings& out) const {
+  try {
+    for (const auto& [k, v] : overrides()) out.set(k, v);
     return true;
+  } catch (const sim::KnobError& e) {
+    status_->setText(tr("bad knob: %1").arg(QString::fromUtf8(e.what())));
+    return false;
   }
-  why = tr("no topology: the trace has none and no preset matches its GPUs; choose a machine");
-  return false;
 }
 
 void WhatIfView::set_running(bool on, bool determinate) {
@@ -389,12 +385,8 @@ void WhatIfView::cancel() {
 
 void WhatIfView::run() {
   if (!prepared_ || !prepared_->error.isEmpty() || busy()) return;
-  Topology topo;
-  QString why;
-  if (!topology(topo, why)) {
-    status_->setText(why);
-    return;
-  }
+  sim::KnobSettings knobs;
+  if (!this->knobs(knobs)) return;
   const auto overrides = this->overrides();
   std::string label;
   for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
@@ -438,23 +430,26 @@ void WhatIfView::run() {
     }
     w->deleteLater();
   });
-  w->setFuture(QtConcurrent::run([prepared, topo, overrides, flag, label]() -> std::shared_ptr<RunResult> {
+  const std::string machine = machine_->currentData().toString().toStdString();
+  w->setFuture(QtConcurrent::run([prepared, machine, knobs, flag]() -> std::shared_ptr<RunResult> {
     auto r = std::make_shared<RunResult>();
     try {
-      whatif::WhatIfInput in;
-      in.measured = prepared->trace.get();
-      in.graph = &prepared->graph;
-      in.topology = topo;
-      in.overrides = overrides;
-      in.want_trace = true;
-      in.cancel = flag.get();
-      whatif::WhatIfOutput o = whatif::run_whatif(in);
-      r->summary = o.summary;
-      r->trace = std::make_shared<const Trace>(std::move(*o.trace));
+      whatif::CompareSettings cs;
+      cs.knobs = knobs;
+      cs.machine = machine;
+      cs.presets = &topology_presets();
+      cs.graph = prepared->graph;
+      cs.want_trace = true;
+      cs.cache = prepared->cache;
+      cs.cancel = flag.get();
+      whatif::Comparison c = whatif::compare(*prepared->trace, cs);
+      whatif::WhatIfOutput& shown = c.prediction ? *c.prediction : c.replay;
+      r->summary = shown.summary;
+      r->trace = std::make_shared<const Trace>(std::move(*shown.trace));
       if (flag->load()) throw whatif::Cancelled();
       r->index = std::make_shared<const render::TimelineIndex>(*r->trace);
       r->diff = diff_traces(*prepared->trace, *r->trace);
-      r->comparison = whatif::whatif_comparison_table(o.summary, label);
+      r->comparison = std::move(c.tables.comparison);
       r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
     } catch (const whatif::Cancelled&) {
       r->cancelled = true;
@@ -485,7 +480,8 @@ void WhatIfView::run_sweep() {
     status_->setText(tr("bad sweep: %1").arg(QString::fromUtf8(e.what())));
     return;
   }
-  const auto overrides = this->overrides();
+  sim::KnobSettings knobs;
+  if (!this->knobs(knobs)) return;
   cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
   set_running(true, true);
   status_->setText(tr("sweeping %1 variants…").arg(grid.size()));
@@ -515,18 +511,18 @@ void WhatIfView::run_sweep() {
     }
     w->deleteLater();
   });
-  w->setFuture(QtConcurrent::run([this, prepared, topo, overrides, grid, flag, jobs, job]() -> std::shared_ptr<SweepResult> {
+  w->setFuture(QtConcurrent::run([this, prepared, topo, knobs, grid, flag, jobs, job]() -> std::shared_ptr<SweepResult> {
     auto r = std::make_shared<SweepResult>();
     try {
       whatif::WhatIfInput in;
       in.measured = prepared->trace.get();
-      in.graph = &prepared->graph;
+      in.graph = prepared->graph.get();
       in.topology = topo;
       in.cancel = flag.get();
       in.want_analyses = true;
-      in.cache = std::make_shared<whatif::CommCache>();
+      in.cache = prepared->cache;
       r->reference_step_ns = whatif::run_whatif(in).summary.step_ns;  // the unchanged replay
-      in.overrides = overrides;
+      in.knobs = knobs;
       r->rows = whatif::run_sweep(in, grid, jobs, [this, job](size_t done, size_t total) {
         QMetaObject::invokeMethod(this, [this, job, done, total] {
           if (job != job_) return;

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "render/chart_view.h"
+#include "sim/knobs.h"
 #include "sim/whatif/sweep.h"
 #include "trace/core/analysis/trace_diff.h"
 
@@ -89,6 +90,8 @@ class WhatIfView : public QWidget {
   void showEvent(QShowEvent* e) override;
   void set_running(bool on, bool determinate);
   bool topology(Topology& out, QString& why) const;
+  QString automatic_machine_text(int32_t gpus) const;
+  bool knobs(sim::KnobSettings& out) const;  // the form's knobs, parsed; false (and the status says why) when one is bad
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const Prepared> prepared_;  // the dependency graph (built once per trace)

@@ -3,46 +3,32 @@
 #include <QFontMetrics>
 #include <algorithm>
 
+#include "render/qstr.h"
 #include "render/timeline_painter.h"
-#include "trace/core/analysis/overlap.h"
+#include "trace/core/analysis/window_overlap.h"
 
 namespace parascope::render {
 
 namespace {
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 }  // namespace
 
 OverlapChartData overlap_chart_data(const Trace& trace, const SliceClassifier& classify, uint32_t device,
                                     Interval window, const QString& title) {
+  WindowOverlap o = window_overlap(trace, classify, device, window);
   OverlapChartData d;
   d.title = title;
   d.window = window;
-  d.sms = sm_window_shares(trace, device, window);
-  const DeviceActivity act = device_activity_in(trace, classify, device, window);
-  const auto ov = compute_overlap(std::vector<DeviceActivity>{act});
-  if (!ov.empty()) {
-    const DeviceOverlap& o = ov.front();
-    d.bars.push_back({QString("GPU %1 (all streams)").arg(trace.devices[device].ordinal), o.totals.communication_ns,
-                      o.totals.overlap_ns});
-    for (const StreamOverlap& s : o.streams)
-      if (s.communication_ns > 0)
-        d.bars.push_back({qstr(trace.str(trace.tracks[s.track].name)), s.communication_ns, s.comm_under_compute_ns});
-  }
-  const double w = static_cast<double>(std::max<TimeNs>(window.length(), 1));
-  for (const auto& s : d.sms) {
-    d.compute += static_cast<double>(s.compute_ns) / w;
-    d.communicate += static_cast<double>(s.communicate_ns) / w;
-    d.wait += static_cast<double>(s.wait_ns) / w;
-    d.idle += static_cast<double>(s.idle_ns) / w;
-  }
-  if (!d.sms.empty()) {
-    const auto n = static_cast<double>(d.sms.size());
-    d.compute /= n;
-    d.communicate /= n;
-    d.wait /= n;
-    d.idle /= n;
-  }
+  d.bars.push_back({QString("GPU %1 (all streams)").arg(trace.devices[device].ordinal), o.overlap.totals.communication_ns,
+                    o.overlap.totals.overlap_ns});
+  for (const StreamOverlap& s : o.overlap.streams)
+    if (s.communication_ns > 0)
+      d.bars.push_back({qstr(trace.str(trace.tracks[s.track].name)), s.communication_ns, s.comm_under_compute_ns});
+  d.sms = std::move(o.sms);
+  d.compute = o.compute;
+  d.communicate = o.communicate;
+  d.wait = o.wait;
+  d.idle = o.idle;
   return d;
 }
 

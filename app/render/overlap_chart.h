@@ -2,7 +2,7 @@
 // on one device. Top: per SM, the share of the window spent computing, communicating and waiting
 // (stacked bars from the probe lanes; roles that ran at the same time both count). Bottom: for the
 // device and each stream, communication time split into the part hidden under compute and the
-// exposed part. The numbers come from trace/core (window_activity.h, overlap.h); this only draws.
+// exposed part. The numbers come from trace/core (window_overlap.h); this only draws.
 #pragma once
 
 #include <QFont>

@@ -1,6 +1,7 @@
 // sim headers first: sim/workload.h names a member `slots` (the library also builds with QT_NO_KEYWORDS)
 #include "sim/knobs.h"
-#include "sim/whatif/what_if.h"
+#include "render/qstr.h"
+#include "sim/whatif/compare.h"
 
 #include "report/report_builder.h"
 
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
-#include <tuple>
 
 #include "render/chart_view.h"
 #include "render/link_chart.h"
@@ -24,13 +24,12 @@
 #include "trace/core/analysis/device_activity.h"
 #include "trace/core/analysis/link_stats.h"
 #include "trace/core/analysis/roofline.h"
-#include "trace/core/trace_machine.h"
+#include "trace/core/machine_choice.h"
 
 namespace parascope::report {
 
 namespace {
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 
 // The timeline of [start, end) at `width`, as tall as its tracks (capped).
@@ -66,32 +65,8 @@ Figure chart_figure(QString id, QString caption, render::ChartSpec spec, QSize s
   return f;
 }
 
-QString machine_origin(const TraceMachine& m) {
-  switch (m.origin) {
-    case TraceMachine::Origin::kTrace: return "the trace's own topology";
-    case TraceMachine::Origin::kPreset: return "preset " + qstr(m.topology.name);
-    case TraceMachine::Origin::kInferred: return "inferred from the trace's devices and link counters";
-  }
-  return {};
-}
-
-std::string rel_pct(double value, double reference) {
-  if (reference == 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f %%", (value / reference - 1.0) * 100.0);
-  return buf;
-}
-DataCell rel_cell(double value, double reference) {
-  if (reference == 0) return text_cell("-");
-  return DataCell{rel_pct(value, reference), value / reference - 1.0};
-}
-DataCell ns_cell(double ns) {
-  if (!(ns > 0)) return text_cell("-");
-  return DataCell{format_duration(static_cast<TimeNs>(std::llround(ns))), ns};
-}
-
 void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, const TraceMachine& machine,
-                  const KernelStats& kernels) {
+                  const QString& machine_reason, const KernelStats& kernels) {
   Section& s = doc.add_section("metadata", "Trace and machine");
   const auto [start, end] = t.time_span();
   std::vector<Fact> f;
@@ -124,7 +99,7 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
   f.push_back({"Machine", QString("%1 · %2 GPUs · %3 links · %4 (%5)")
                               .arg(topo.name.empty() ? QString("unnamed") : qstr(topo.name))
                               .arg(topo.gpu_count()).arg(topo.links.size())
-                              .arg(machine_origin(machine))
+                              .arg(machine_reason)
                               .arg(topo.calibration == Calibration::kMeasured ? "measured" : "datasheet")});
   f.push_back({"Warnings", QString::number(t.warnings.size())});
   f.push_back({"Report", QString("Parascope 0.1.0, %1").arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))});
@@ -134,182 +109,43 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
   if (t.warnings.size() > 10) s.text(QString("… and %1 more warnings (parascope-cli info lists them).").arg(t.warnings.size() - 10));
 }
 
-std::string gpu_model(const Topology& t) {
-  const int32_t n0 = t.gpu_node(0);
-  return n0 >= 0 && t.nodes[static_cast<size_t>(n0)].gpu ? t.nodes[static_cast<size_t>(n0)].gpu->model : "";
-}
-
-// The what-if's machine, chosen as `parascope-cli whatif` chooses it: the one given, else the
-// trace's own topology when it has the GPUs, else the preset with enough GPUs that has the traced
-// GPU model, measured before datasheet, fewest GPUs.
-void whatif_topology(const Trace& t, const ReportOptions& o, int32_t gpus, Topology& out, QString& origin) {
-  if (o.machine) {
-    out = *o.machine;
-    origin = "the machine given";
-    return;
-  }
-  if (t.topology && static_cast<int32_t>(t.topology->gpu_count()) >= gpus) {
-    out = *t.topology;
-    origin = "the trace's own topology";
-    return;
-  }
-  std::string model;
-  for (const Device& d : t.devices)
-    if (!d.name.empty()) model = d.name;
-  auto token = [](const std::string& s) {  // "NVIDIA H200" -> "H200"
-    const size_t sp = s.rfind(' ');
-    return sp == std::string::npos ? s : s.substr(sp + 1);
-  };
-  auto score = [&](const Topology& x) {
-    const std::string m = gpu_model(x);
-    const bool same = !model.empty() && !m.empty() && model.find(token(m)) != std::string::npos;
-    return std::make_tuple(same ? 0 : 1, x.calibration == Calibration::kMeasured ? 0 : 1, x.gpu_count());
-  };
-  const Topology* best = nullptr;
-  for (const Topology& p : o.presets)
-    if (static_cast<int32_t>(p.gpu_count()) >= gpus && !p.nodes.empty() && (!best || score(p) < score(*best))) best = &p;
-  if (!best)
-    throw std::invalid_argument("the what-if needs a machine with " + std::to_string(gpus) +
-                                " GPUs and no preset has them; name one with --machine");
-  out = *best;
-  origin = std::get<0>(score(*best)) == 0 ? "the preset with " + QString::number(gpus) + " " + qstr(token(model)) + " GPUs"
-                                          : "the first preset with " + QString::number(gpus) + " GPUs (none has " + qstr(model) + ")";
-}
-
-
-void add_whatif(ReportDocument& doc, std::shared_ptr<const Trace> trace, const ReportOptions& o) {
-  const Trace& t = *trace;
-  for (const auto& [k, v] : o.whatif) sim::knob_registry().parse(k, v);  // KnobError names the knob
-  auto progress = [&](const std::string& what) {
-    if (o.progress) o.progress(what);
-  };
-  progress("what-if: dependency graph");
-  whatif::GraphOptions go;
-  go.step_regex = o.step_regex;
-  const whatif::DepGraph graph = whatif::build_dep_graph(t, go);
-  Topology topology;
-  QString topology_origin;
-  whatif_topology(t, o, std::max(1, graph.gpu_count()), topology, topology_origin);
-  if (static_cast<int32_t>(topology.gpu_count()) < std::max(1, graph.gpu_count()))
-    throw std::invalid_argument("the what-if needs a machine with " + std::to_string(graph.gpu_count()) + " GPUs; " +
-                                topology.name + " has " + std::to_string(topology.gpu_count()));
-  whatif::WhatIfInput base;
-  base.measured = &t;
-  base.graph = &graph;
-  base.topology = topology;
-  base.cache = std::make_shared<whatif::CommCache>();
-  progress("what-if: replay");
-  const whatif::WhatIfOutput replay = whatif::run_whatif(base);
-  whatif::WhatIfInput in = base;
-  in.overrides = o.whatif;
-  in.want_trace = true;
-  progress("what-if: prediction");
-  whatif::WhatIfOutput predicted = whatif::run_whatif(in);
-  const whatif::WhatIfSummary& rs = replay.summary;
-  const whatif::WhatIfSummary& ps = predicted.summary;
+void add_whatif(ReportDocument& doc, const Trace& t, const ReportOptions& o) {
+  whatif::CompareSettings cs;
+  cs.knobs = o.whatif;
+  cs.machine = o.machine;
+  cs.presets = &o.presets;
+  cs.step_regex = o.step_regex;
+  cs.want_trace = true;
+  cs.top = std::max<size_t>(o.top, 10);
+  cs.progress = o.progress;
+  whatif::Comparison c = whatif::compare(t, cs);
+  const whatif::WhatIfSummary& rs = c.replay.summary;
+  const whatif::WhatIfSummary& ps = c.shown().summary;
 
   Section& s = doc.add_section("whatif", "What-if");
-  QStringList knobs;
-  for (const auto& [k, v] : o.whatif) knobs << qstr(k) + "=" + qstr(v);
-  std::vector<Fact> f{{"Knobs", knobs.join(" ")},
-                      {"Topology", qstr(ps.topology) + " (" + qstr(ps.calibration) + "; " + topology_origin + ")"},
+  std::vector<Fact> f{{"Knobs", qstr(c.label)},
+                      {"Topology", qstr(ps.topology) + " (" + qstr(ps.calibration) + "; " + qstr(c.machine.reason) + ")"},
                       {"Steps", QString::number(rs.steps.size()) + " step ranges (per step and process)"}};
   QStringList changes;
-  for (const auto& c : ps.changes) changes << qstr(c);
+  for (const auto& ch : ps.changes) changes << qstr(ch);
   f.push_back({"Changes", changes.isEmpty() ? QString("none (the knobs changed nothing in this trace)") : changes.join("; ")});
   s.facts(std::move(f));
   s.text("The replay runs the measured dependency graph on the interconnect model unchanged; its error against the "
          "measurement bounds what the prediction can be trusted for. The prediction applies the knobs to the same graph.");
-
-  DataTable cmp;
-  cmp.id = "whatif_comparison";
-  cmp.title = "Predicted vs measured";
-  cmp.note = "step time: mean over steps of the slowest rank (host range; GPU: first to last GPU op of the step); "
-             "exposed communication: the largest over ranks";
-  cmp.column("metric").column("measured", "ns", true).column("replay", "ns", true).column("predicted", "ns", true)
-      .column("predicted vs measured", "fraction", true).column("predicted vs replay", "fraction", true);
-  auto row = [&](std::string name, double measured, double rep, double pred) {
-    cmp.add_row({text_cell(std::move(name)), ns_cell(measured), ns_cell(rep), ns_cell(pred), rel_cell(pred, measured),
-                 rel_cell(pred, rep)});
-  };
-  row("step time", rs.measured_step_ns, rs.step_ns, ps.step_ns);
-  row("GPU step time", rs.measured_gpu_step_ns, rs.gpu_step_ns, ps.gpu_step_ns);
-  row("exposed communication", static_cast<double>(rs.measured_exposed_ns), static_cast<double>(rs.exposed_ns),
-      static_cast<double>(ps.exposed_ns));
-  auto comm_of = [](const std::vector<whatif::RankCommunication>& v, int32_t rank) -> const whatif::RankCommunication* {
-    for (const auto& c : v)
-      if (c.rank == rank) return &c;
-    return nullptr;
-  };
-  for (const auto& m : rs.measured_communication) {
-    const auto* r = comm_of(rs.communication, m.rank);
-    const auto* p = comm_of(ps.communication, m.rank);
-    row("exposed communication, rank " + std::to_string(m.rank), static_cast<double>(m.exposed_ns),
-        r ? static_cast<double>(r->exposed_ns) : 0, p ? static_cast<double>(p->exposed_ns) : 0);
-    row("communication, rank " + std::to_string(m.rank), static_cast<double>(m.communication_ns),
-        r ? static_cast<double>(r->communication_ns) : 0, p ? static_cast<double>(p->communication_ns) : 0);
-  }
-  s.table(std::move(cmp));
-
-  DataTable steps;
-  steps.id = "whatif_steps";
-  steps.title = "Per step and rank";
-  steps.note = "host range of each step: measured, replayed, predicted (the predicted run's step of the same name)";
-  steps.column("step").column("rank", "", true).column("measured", "ns", true).column("replay", "ns", true)
-      .column("predicted", "ns", true).column("predicted vs measured", "fraction", true);
-  for (size_t i = 0; i < rs.steps.size(); ++i) {
-    const whatif::StepTimes& st = rs.steps[i];
-    const whatif::StepTimes* pt = nullptr;
-    for (const auto& x : ps.steps)
-      if (x.step == st.step && x.process == st.process) pt = &x;
-    steps.add_row({text_cell(st.step), int_cell(st.rank), ns_cell(static_cast<double>(st.measured_ns)),
-                   ns_cell(static_cast<double>(st.replay_ns)), ns_cell(pt ? static_cast<double>(pt->replay_ns) : 0),
-                   pt ? rel_cell(static_cast<double>(pt->replay_ns), static_cast<double>(st.measured_ns)) : text_cell("-")});
-  }
-  s.table(std::move(steps), o.top);
-
-  DataTable links;
-  links.id = "whatif_links";
-  links.title = "Link utilization, replay vs predicted";
-  links.note = "mean utilization = bytes / (capacity x replayed span); peak: the busiest moment";
-  links.column("link").column("capacity", "bytes/s", true).column("replay bytes", "bytes", true)
-      .column("predicted bytes", "bytes", true).column("replay mean util", "fraction", true)
-      .column("predicted mean util", "fraction", true).column("replay peak util", "fraction", true)
-      .column("predicted peak util", "fraction", true);
-  for (const whatif::LinkUse& p : ps.links) {
-    const whatif::LinkUse* r = nullptr;
-    for (const auto& x : rs.links)
-      if (x.name == p.name) r = &x;
-    links.add_row({text_cell(p.name), rate_cell(p.capacity_bytes_per_s), r ? bytes_cell(r->bytes) : text_cell("-"),
-                   bytes_cell(p.bytes), r ? percent_cell(r->mean_utilization) : text_cell("-"), percent_cell(p.mean_utilization),
-                   r ? percent_cell(r->peak_utilization) : text_cell("-"), percent_cell(p.peak_utilization)});
-  }
-  s.table(std::move(links), o.top);
-
-  const whatif::WhatIfDiff d = whatif::diff_runs(replay, predicted, std::max<size_t>(o.top, 10));
-  DataTable by;
-  by.id = "whatif_by_kernel";
-  by.title = "What changed, by kernel";
-  by.note = "summed time per kernel name in the replay and in the prediction, largest change first";
-  by.column("kernel").column("kind").column("count", "", true).column("replay", "ns", true).column("predicted", "ns", true)
-      .column("change", "ns", true);
-  for (const whatif::Divergence& x : d.by_name)
-    by.add_row({text_cell(x.name), text_cell(x.kind), int_cell(x.count), duration_cell(x.measured_ns), duration_cell(x.replay_ns),
-                DataCell{(x.replay_ns >= x.measured_ns ? "+" : "-") + format_duration(std::llabs(x.replay_ns - x.measured_ns)),
-                         static_cast<double>(x.replay_ns - x.measured_ns)}});
-  s.table(std::move(by));
-
-  if (predicted.trace) {
-    auto ptrace = std::make_shared<const Trace>(std::move(*predicted.trace));
+  s.table(std::move(c.tables.comparison));
+  s.table(std::move(c.tables.steps), o.top);
+  s.table(std::move(c.tables.links), o.top);
+  s.table(std::move(c.tables.by_kernel));
+  if (c.prediction && c.prediction->trace) {
+    auto ptrace = std::make_shared<const Trace>(std::move(*c.prediction->trace));
     auto index = std::make_shared<const render::TimelineIndex>(*ptrace);
     const auto [a, b] = ptrace->time_span();
-    Figure fig = timeline_figure(index, "whatif_timeline", "Predicted timeline (" + knobs.join(" ") + ")", a, b, o.figure_width);
+    Figure fig = timeline_figure(index, "whatif_timeline", "Predicted timeline (" + qstr(c.label) + ")", a, b, o.figure_width);
     fig.paint = [inner = fig.paint, ptrace](QPainter& p, const QRectF& r) { inner(p, r); };  // keeps the trace alive
     s.figure(std::move(fig));
   }
   for (const auto& w : ps.warnings) s.text("What-if warning: " + qstr(w));
 }
-
 
 }  // namespace
 
@@ -324,13 +160,8 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
   doc.title = "Parascope report";
   doc.subtitle = names.join(", ");
 
-  // the machine: --machine, else the trace's own topology, else the preset with its GPUs, else inferred
-  std::optional<Topology> chosen = o.machine;
-  if (!chosen && !t.topology && o.match_preset) {
-    const int best = best_matching_topology(t, o.presets);
-    if (best >= 0) chosen = o.presets[static_cast<size_t>(best)];
-  }
-  const TraceMachine machine = trace_machine(t, chosen ? &*chosen : nullptr);
+  const MachineChoice choice = choose_machine(t, o.presets, {o.machine});
+  const TraceMachine machine = trace_machine(t, choice);
 
   progress("analyses");
   const SliceClassifier classify(t);
@@ -341,7 +172,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
   const KernelStats kernels = kernel_stats(t, classify);
   const std::vector<CollectiveBandwidth> bandwidth = collective_bandwidth(t);
 
-  add_metadata(doc, t, o, machine, kernels);
+  add_metadata(doc, t, o, machine, qstr(choice.reason), kernels);
 
   // timelines
   progress("timelines");
@@ -421,7 +252,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
       auto shared_loads = std::make_shared<const std::vector<TopoLinkLoad>>(loads);
       Figure f;
       f.id = "topology";
-      f.caption = "The machine (" + machine_origin(machine) + "), links coloured by mean utilization over the trace";
+      f.caption = "The machine (" + qstr(choice.reason) + "), links coloured by mean utilization over the trace";
       // as tall as the layout at the painter's scale (at most 2x, fit_topology), plus title and colour scale
       const double scale = std::min(2.0, (o.figure_width - 24) / std::max(layout->width, 1.0));
       f.size = QSize(o.figure_width, static_cast<int>(std::clamp(layout->height * scale + 24 + 52 + 16, 240.0, 1000.0)));
@@ -439,7 +270,9 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
   progress("roofline");
   {
     Section& s = doc.add_section("roofline", "Roofline");
-    const RooflineCeilings ceilings = ceilings_with_datasheet(machine.topology, o.presets);
+    std::vector<Topology> others;
+    for (const Preset& p : o.presets) others.push_back(p.topology);
+    const RooflineCeilings ceilings = ceilings_with_datasheet(machine.topology, others);
     auto roof = std::make_shared<const Roofline>(compute_roofline(t, classify, ceilings));
     s.text(QString("Ceilings of %1: %2 bf16, %3 HBM, %4 links per direction%5. %6 of %7 kernels have a FLOP count.")
                .arg(qstr(ceilings.gpu), qstr(format_flops(ceilings.bf16_flops)), qstr(format_rate(ceilings.hbm_bytes_per_s)),
@@ -460,7 +293,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
     s.table(collectives_table(t, summarize_collective_bandwidth(t, bandwidth)));
   }
 
-  if (!o.whatif.empty()) add_whatif(doc, trace, o);
+  if (!o.whatif.empty()) add_whatif(doc, t, o);
   return doc;
 }
 

@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "report/report_document.h"
+#include "sim/knobs.h"
 #include "trace/core/analysis/intervals.h"
-#include "trace/core/topology.h"
+#include "trace/core/topology_presets.h"
 #include "trace/core/trace.h"
 
 namespace parascope::report {
@@ -24,20 +25,20 @@ namespace parascope::report {
 struct ReportOptions {
   std::vector<std::string> inputs;        // as the user named them (metadata)
   std::vector<Interval> ranges;           // extra timeline ranges, on the trace clock
-  // The machine behind the trace (links, topology, roofline, what-if): nullopt picks the trace's own
-  // topology, else the preset of `presets` matching its GPUs, else one inferred from the trace.
-  std::optional<Topology> machine;
-  std::vector<Topology> presets;          // resources/topologies (matching, datasheet roofline peaks)
-  bool match_preset = true;               // false: never replace the trace's machine by a preset
-  std::vector<std::pair<std::string, std::string>> whatif;  // knob, value; empty: no what-if section
+  // The machine behind the trace (links, topology, roofline, what-if): a preset name or topology
+  // file, 'trace' (its own, or inferred from it), or "" / "auto": choose_machine's (machine_choice.h).
+  std::string machine;
+  std::vector<Preset> presets;            // resources/topologies (the choice, datasheet roofline peaks)
+  sim::KnobSettings whatif;               // the what-if's knobs; none: no what-if section
   std::string step_regex;                 // what-if steps when the trace has no ProfilerStep#N
   int figure_width = 1200;                // logical pixels
   size_t top = 15;                        // rows the PDF shows of long tables (HTML and CSV: all)
   std::function<void(const std::string&)> progress;  // "what-if: replay"...
 };
 
-// Throws sim::KnobError for bad knob values and std::invalid_argument when the what-if cannot run
-// (no topology with enough GPUs); never for odd traces (sections say what they lack).
+// Throws sim::KnobError for bad knob values, MachineError (machine_choice.h) for an unknown machine or
+// none with enough GPUs for the what-if, and std::invalid_argument when the what-if cannot run (a
+// scale_gpus the trace does not divide); never for odd traces (sections say what they lack).
 ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOptions& options);
 
 }  // namespace parascope::report

@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <functional>
 
+#include "render/qstr.h"
+
 namespace parascope::report {
 
 namespace {
 
-QString qstr(const std::string& s) { return QString::fromStdString(s); }
 double sum(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;

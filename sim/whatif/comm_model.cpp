@@ -40,16 +40,10 @@ std::string mechanism_name(Mechanism m) {
   }
 }
 
-std::string fmt(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 }  // namespace
 
-SimStep sim_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::string* why) {
-  SimStep s;
+sim::WorkloadStep workload_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::string* why) {
+  sim::WorkloadStep s;
   auto fail = [&](std::string w) {
     if (why) *why = std::move(w);
     s.op.clear();
@@ -57,8 +51,9 @@ SimStep sim_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::
   };
   if (spec.bytes <= 0) return fail("no size");
   if (spec.gpus.empty()) return fail("no GPUs");
-  s.gpus = spec.gpus;
+  s.gpu_list = spec.gpus;
   double bytes = spec.bytes;
+  bool p2p = false;
   switch (spec.op) {
     case CollectiveOp::kAllReduce: s.op = "allreduce"; break;
     case CollectiveOp::kAllGather: s.op = "allgather"; break;
@@ -68,7 +63,10 @@ SimStep sim_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::
     case CollectiveOp::kRecv:
     case CollectiveOp::kSendRecv:
     case CollectiveOp::kBroadcast:  // a pipelined ring moves the buffer once over each link
-    case CollectiveOp::kReduce: s.op = "sendrecv"; break;
+    case CollectiveOp::kReduce:
+      s.op = "sendrecv";
+      p2p = true;
+      break;
     case CollectiveOp::kBarrier:
       s.op = "allreduce";
       bytes = 4;
@@ -76,45 +74,46 @@ SimStep sim_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::
     default: return fail("operation " + std::string(parascope::to_string(spec.op)) + " has no simulator model");
   }
   if (spec.gpus.size() < 2) {
-    if (s.op == "sendrecv") return fail("a transfer needs two GPUs");
+    if (p2p) return fail("a transfer needs two GPUs");
     return fail("a group of one GPU moves nothing");
   }
-  if (s.op == "sendrecv" && spec.gpus.size() > 2) s.gpus.resize(2);
-  if (spec.gemm_m > 0) {
-    s.op = spec.fused_allgather_first ? "allgather_gemm" : "gemm_reducescatter";
-    s.knobs.push_back({"gemm_m", std::to_string(spec.gemm_m)});
-    s.knobs.push_back({"gemm_n", std::to_string(spec.gemm_n)});
-    s.knobs.push_back({"gemm_k", std::to_string(spec.gemm_k)});
-    s.knobs.push_back({"gemm_efficiency", fmt(spec.gemm_efficiency)});
-  } else {
-    s.knobs.push_back({"bytes", std::to_string(static_cast<int64_t>(std::llround(bytes)))});
-  }
-  // The trace's own values (channels, algorithm) unless the user set the knob.
-  const auto& reg = knobs;
-  // The simulator's default channel count is its calibrated stand-in for NCCL's default (docs/
-  // accuracy.md): a traced collective at or above it runs at the default, one limited below it
-  // (NCCL_MAX_NCHANNELS) at its own count.
-  std::string channels;
-  if (reg.is_set("channels")) channels = std::to_string(reg.get_int("channels"));
-  else if (reg.is_set("num_comm_sms") && spec.gemm_m == 0) channels = std::to_string(std::max<int64_t>(1, reg.get_int("num_comm_sms")));
-  else if (spec.channels > 0 && spec.channels < static_cast<uint32_t>(reg.get_int("channels"))) channels = std::to_string(spec.channels);
-  if (!channels.empty()) s.knobs.push_back({"channels", channels});
-  std::string algo = reg.is_set("algorithm") ? reg.get_enum("algorithm") : spec.algorithm;
-  if (!algo.empty() && algo != "ring") {
-    const bool ar = s.op == "allreduce";
-    const bool agrs = s.op == "allgather" || s.op == "reducescatter";
-    if (ar || (agrs && algo == "one_shot")) s.knobs.push_back({"algorithm", algo});
-    else if (why && reg.is_set("algorithm")) *why = "algorithm=" + algo + " does not apply to " + s.op + ": ring used";
-  }
-  std::string mech = reg.is_set("mechanism") ? reg.get_enum("mechanism") : mechanism_name(spec.mechanism);
-  if (spec.mechanism == Mechanism::kCopyEngine && !reg.is_set("mechanism")) mech = "ce";
-  if (!mech.empty()) s.knobs.push_back({"mechanism", mech});
-  if (!spec.protocol.empty() && !reg.is_set("protocol")) s.knobs.push_back({"protocol", spec.protocol});
-  for (const char* k : kCollectiveKnobs) {
-    if (!reg.is_set(k)) continue;
-    if (std::string_view(k) == "num_comm_sms" && spec.gemm_m == 0) continue;  // NCCL collectives: channels
-    const sim::KnobSpec* ks = sim::knob_registry().find(k);
-    s.knobs.push_back({k, sim::knob_registry().format(*ks, reg.values().at(k))});
+  if (p2p && spec.gpus.size() > 2) s.gpu_list.resize(2);
+  try {
+    sim::KnobSettings& k = s.knobs;
+    if (spec.gemm_m > 0) {
+      s.op = spec.fused_allgather_first ? "allgather_gemm" : "gemm_reducescatter";
+      k.set_value("gemm_m", spec.gemm_m);
+      k.set_value("gemm_n", spec.gemm_n);
+      k.set_value("gemm_k", spec.gemm_k);
+      k.set_value("gemm_efficiency", spec.gemm_efficiency);
+    } else {
+      k.set_value("bytes", static_cast<int64_t>(std::llround(bytes)));
+    }
+    // The trace's own values (channels, algorithm) unless the user set the knob. The simulator's
+    // default channel count is its calibrated stand-in for NCCL's default (docs/accuracy.md): a
+    // traced collective at or above it runs at the default, one limited below it
+    // (NCCL_MAX_NCHANNELS) at its own count.
+    if (knobs.is_set("channels")) k.set_value("channels", knobs.get_int("channels"));
+    else if (knobs.is_set("num_comm_sms") && spec.gemm_m == 0) k.set_value("channels", std::max<int64_t>(1, knobs.get_int("num_comm_sms")));
+    else if (spec.channels > 0 && spec.channels < static_cast<uint32_t>(knobs.get_int("channels"))) k.set_value("channels", int64_t{spec.channels});
+    const std::string algo = knobs.is_set("algorithm") ? knobs.get_enum("algorithm") : spec.algorithm;
+    if (!algo.empty() && algo != "ring") {
+      const bool ar = s.op == "allreduce";
+      const bool agrs = s.op == "allgather" || s.op == "reducescatter";
+      if (ar || (agrs && algo == "one_shot")) k.set_value("algorithm", algo);
+      else if (why && knobs.is_set("algorithm")) *why = "algorithm=" + algo + " does not apply to " + s.op + ": ring used";
+    }
+    std::string mech = knobs.is_set("mechanism") ? knobs.get_enum("mechanism") : mechanism_name(spec.mechanism);
+    if (spec.mechanism == Mechanism::kCopyEngine && !knobs.is_set("mechanism")) mech = "ce";
+    if (!mech.empty()) k.set_value("mechanism", mech);
+    if (!spec.protocol.empty() && !knobs.is_set("protocol")) k.set_value("protocol", spec.protocol);
+    for (const char* name : kCollectiveKnobs) {
+      if (!knobs.is_set(name)) continue;
+      if (std::string_view(name) == "num_comm_sms" && spec.gemm_m == 0) continue;  // NCCL collectives: channels
+      k.set_value(name, knobs.values().at(name));
+    }
+  } catch (const sim::KnobError& e) {
+    return fail(e.what());  // a traced value the simulator has no choice for
   }
   return s;
 }
@@ -127,11 +126,11 @@ CommModel::CommModel(const sim::Platform& platform, std::string platform_key, co
 
 std::shared_ptr<const CommTiming> CommModel::timing(const CommSpec& spec) {
   std::string why;
-  const SimStep step = sim_step_for(spec, knobs_, &why);
-  std::string key = platform_key_ + "|" + step.op;
-  for (const auto& [k, v] : step.knobs) key += "|" + k + "=" + v;
+  const sim::WorkloadStep step = workload_step_for(spec, knobs_, &why);
+  std::string key = platform_key_ + "|" + step.op + "|";
+  step.knobs.append_key(key);
   key += "|gpus";
-  for (int32_t g : step.gpus) key += "," + std::to_string(g);
+  for (int32_t g : step.gpu_list) key += "," + std::to_string(g);
   if (step.op.empty()) key += "|" + why;
   if (auto hit = cache_->find(key)) return hit;
 
@@ -140,11 +139,7 @@ std::shared_ptr<const CommTiming> CommModel::timing(const CommSpec& spec) {
     t->error = why;
   } else {
     try {
-      sim::WorkloadStep ws;
-      ws.op = step.op;
-      for (const auto& [k, v] : step.knobs) ws.knobs.set(k, v);
-      ws.gpu_list = step.gpus;
-      const sim::Workload w = sim::build_workload(platform_, {ws});
+      const sim::Workload w = sim::build_workload(platform_, {step});
       sim::SimOptions so;
       so.record_compute_spans = false;
       sim::Simulator simulator(platform_, w, so);
@@ -154,7 +149,7 @@ std::shared_ptr<const CommTiming> CommModel::timing(const CommSpec& spec) {
       std::vector<uint32_t> held(platform_.gpu_count(), 0);
       for (const sim::Actor& a : w.actors)
         if (a.role == sim::ActorRole::kCommunication) held[static_cast<size_t>(a.gpu)] += a.sms;
-      for (int32_t g : step.gpus) t->sms = std::max(t->sms, held[static_cast<size_t>(g)]);
+      for (int32_t g : step.gpu_list) t->sms = std::max(t->sms, held[static_cast<size_t>(g)]);
       for (size_t i = 0; i < platform_.resources().size(); ++i) {
         const sim::PlatformResource& res = platform_.resources()[i];
         if (res.kind != sim::ResourceKind::kLink && res.kind != sim::ResourceKind::kNicTx) continue;
@@ -164,7 +159,7 @@ std::shared_ptr<const CommTiming> CommModel::timing(const CommSpec& spec) {
       const sim::CollectiveSpec& cs = w.collectives.front();
       t->description = step.op + " " + cs.algorithm + (cs.protocol.empty() ? "" : " " + cs.protocol) + " " +
                        sim::format_bytes(static_cast<int64_t>(std::llround(cs.bytes))) + " on " +
-                       std::to_string(step.gpus.size()) + " GPUs, " + std::to_string(cs.channels) + " channels";
+                       std::to_string(step.gpu_list.size()) + " GPUs, " + std::to_string(cs.channels) + " channels";
     } catch (const std::exception& e) {
       t->error = e.what();
       t->duration = 0;

@@ -1,8 +1,8 @@
 // How long a communication operation of the replay takes, and which links it loads: each distinct
 // (operation, size, GPU group, knobs) is simulated once on its own by the interconnect simulator
 // (collectives.h + Simulator on the sealed platform) and remembered. The cache is shared by the
-// variants of a sweep (thread-safe); its key holds everything that changes the answer, so two
-// variants never see each other's numbers by mistake.
+// variants of a sweep (thread-safe); its key holds everything that changes the answer (the step's
+// typed knob values, never their text), so two variants never see each other's numbers by mistake.
 #pragma once
 
 #include <memory>
@@ -15,6 +15,10 @@
 #include "sim/knobs.h"
 #include "sim/platform.h"
 #include "sim/whatif/dep_graph.h"
+
+namespace parascope::sim {
+struct WorkloadStep;  // sim/collectives.h (kept out of this header: the GUI includes it beside Qt's `slots`)
+}
 
 namespace parascope::whatif {
 
@@ -37,15 +41,10 @@ class CommCache {
   std::unordered_map<std::string, std::shared_ptr<const CommTiming>> map_;
 };
 
-// The simulator op and knobs for a spec (knob overrides from the user win over the trace's values).
-// Exposed for tests and for the report.
-struct SimStep {
-  std::string op;                         // workload_ops() name
-  std::vector<std::pair<std::string, std::string>> knobs;
-  std::vector<int32_t> gpus;
-};
-// Empty op when the spec cannot be simulated (unknown op or size); `why` then says so.
-SimStep sim_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::string* why);
+// The simulator's workload step for a spec: its op, the GPUs in rank order and typed knobs (the
+// user's win over the trace's values). Empty op when the spec cannot be simulated (unknown op or
+// size, a traced value the simulator lacks); `why` then says so. Exposed for tests.
+sim::WorkloadStep workload_step_for(const CommSpec& spec, const sim::KnobSettings& knobs, std::string* why);
 
 class CommModel {
  public:

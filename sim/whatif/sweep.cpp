@@ -13,18 +13,19 @@ std::vector<KnobPoint> sweep_grid(const std::vector<std::string>& specs) {
   std::vector<KnobPoint> grid = {{}};
   for (const std::string& spec : specs) {
     const auto [name, values] = sim::parse_sweep(sim::knob_registry(), spec);
-    const sim::KnobSpec& ks = *sim::knob_registry().find(name);
     std::vector<KnobPoint> next;
     for (const KnobPoint& point : grid)
       for (const auto& v : values) {
         KnobPoint p = point;
-        p.emplace_back(name, sim::knob_registry().format(ks, v));
+        p.emplace_back(name, v);
         next.push_back(std::move(p));
       }
     grid = std::move(next);
   }
   return grid;
 }
+
+std::string value_text(const std::string& knob, const sim::KnobValue& value) { return sim::knob_registry().format(knob, value); }
 
 std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobPoint>& grid, size_t jobs,
                                 const std::function<void(size_t, size_t)>& progress) {
@@ -45,7 +46,7 @@ std::vector<SweepRow> run_sweep(const WhatIfInput& base, const std::vector<KnobP
         continue;
       }
       WhatIfInput in = shared;
-      in.overrides.insert(in.overrides.end(), grid[i].begin(), grid[i].end());
+      for (const auto& [k, v] : grid[i]) in.knobs.set_value(k, v);
       in.want_trace = false;
       try {
         const WhatIfOutput o = run_whatif(in);

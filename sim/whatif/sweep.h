@@ -13,11 +13,15 @@
 
 namespace parascope::whatif {
 
-using KnobPoint = std::vector<std::pair<std::string, std::string>>;
+// One variant: (knob, value) in the order of the specs.
+using KnobPoint = std::vector<std::pair<std::string, sim::KnobValue>>;
 
-// Every combination of the specs' values, the first spec varying slowest; values are formatted by
-// the registry. Throws sim::KnobError for unknown knobs or bad values.
+// Every combination of the specs' values, the first spec varying slowest. Throws sim::KnobError for
+// unknown knobs or bad values.
 std::vector<KnobPoint> sweep_grid(const std::vector<std::string>& specs);
+
+// A point's value as the registry writes it ("1MiB", "side").
+std::string value_text(const std::string& knob, const sim::KnobValue& value);
 
 struct SweepRow {
   KnobPoint point;
@@ -27,7 +31,7 @@ struct SweepRow {
   std::string error;  // the variant failed (e.g. a knob value the machine cannot run): no numbers
 };
 
-// `base.overrides` apply to every variant (before the point's). `jobs` threads (>= 1). `progress`
+// `base.knobs` apply to every variant (the point's win). `jobs` threads (>= 1). `progress`
 // (may be empty) is called under a lock after each variant. Rows: failures last, others by step_ns.
 // When base.cancel is set, variants not yet started are skipped and those running stop: their rows
 // carry the error "cancelled"; progress is not called for skipped ones.

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
+#include "sim/collectives.h"
 #include "sim/knobs.h"
 #include "sim/platform.h"
 #include "sim/whatif/machine.h"
@@ -20,10 +22,58 @@ constexpr const char* kCommKnobs[] = {"channels",  "num_comm_sms", "chunk_bytes"
                                       "mechanism", "algorithm",    "protocol",    "threads_per_channel",
                                       "ll_max_bytes", "ll128_max_bytes"};
 
-bool is_comm_knob(const std::string& k) {
-  for (const char* c : kCommKnobs)
-    if (k == c) return true;
-  return false;
+enum class StreamMove : uint8_t { kTrace, kSide, kSerial };
+
+// The what-if's knobs, read from the registry's values once.
+struct Knobs {
+  sim::KnobSettings selected;  // for the collectives comm_select picks: every knob
+  sim::KnobSettings others;    // for the rest: all but the communication knobs
+  CommSelector select;
+  StreamMove stream = StreamMove::kTrace;
+  int merge = 1, split = 1;
+  bool fuse_ag = false, fuse_rs = false;
+  int dtype_bytes = 2;
+  bool scale_compute = false;  // compute_scale set
+  KernelClass kernel_class = KernelClass::kAll;
+  double compute_scale = 1;
+  int scale_gpus = 0;
+  Parallelism parallelism = Parallelism::kData;
+  Fabric fabric = Fabric::kTrace;
+  int gpus_per_node = 8;
+  double cpu_scale = 1, comm_interference = -1, comm_slowdown = -1;  // -1: the topology's, the measured
+  sim::PlatformOptions platform;
+};
+
+Knobs resolve_knobs(const sim::KnobSettings& set) {
+  Knobs k;
+  k.selected = set;
+  k.others = set;
+  for (const char* c : kCommKnobs) k.others.erase(c);
+  k.select = CommSelector::from_knob(set.get_enum("comm_select"));
+  const std::string stream = set.get_enum("comm_stream");
+  k.stream = stream == "side" ? StreamMove::kSide : stream == "serial" ? StreamMove::kSerial : StreamMove::kTrace;
+  k.merge = static_cast<int>(set.get_int("comm_merge"));
+  k.split = static_cast<int>(set.get_int("comm_split"));
+  const std::string fuse = set.get_enum("fuse");
+  k.fuse_ag = fuse == "ag_gemm" || fuse == "both";
+  k.fuse_rs = fuse == "gemm_rs" || fuse == "both";
+  k.dtype_bytes = static_cast<int>(set.get_int("dtype_bytes"));
+  k.scale_compute = set.is_set("compute_scale");
+  k.kernel_class = kernel_class_from_knob(set.get_enum("kernel_class"));
+  k.compute_scale = set.get_double("compute_scale");
+  k.scale_gpus = static_cast<int>(set.get_int("scale_gpus"));
+  k.parallelism = parallelism_from_knob(set.get_enum("parallelism"));
+  k.fabric = fabric_from_knob(set.get_enum("fabric"));
+  k.gpus_per_node = static_cast<int>(set.get_int("gpus_per_node"));
+  k.cpu_scale = set.get_double("cpu_scale");
+  k.comm_interference = set.get_double("comm_interference");
+  k.comm_slowdown = set.get_double("comm_slowdown");
+  k.platform = sim::platform_options(set);
+  return k;
+}
+
+void check_cancel(const WhatIfInput& in) {
+  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
 }
 
 std::string platform_key(const Topology& t, const sim::PlatformOptions& po) {
@@ -32,159 +82,127 @@ std::string platform_key(const Topology& t, const sim::PlatformOptions& po) {
   return t.name + "#" + std::to_string(t.gpu_count()) + "#" + std::to_string(t.links.size()) + buf;
 }
 
+const GpuSpec* first_gpu(const Topology& t) {
+  const int32_t g = t.gpu_node(0);
+  return g >= 0 && t.nodes[static_cast<size_t>(g)].gpu ? &*t.nodes[static_cast<size_t>(g)].gpu : nullptr;
+}
+
 std::string kind_name(NodeType k) { return std::string(to_string(k)); }
+
+uint32_t default_channels() { return static_cast<uint32_t>(sim::KnobSettings().get_int("channels")); }
+
+// 1. Compute work at full speed: the interference the measurement contains taken out, with the SMs
+// the traced collectives held (the model's answer for the trace's own settings). Returns the
+// communication slow-down beside compute that the measurement shows.
+double remove_measured_interference(DepGraph& g, const Topology& topology, double ci, const std::shared_ptr<CommCache>& cache) {
+  const Topology traced_machine = machine_for(topology, g.gpu_count(), Fabric::kTrace, 8);
+  const sim::PlatformOptions po;
+  const sim::Platform platform = sim::Platform::seal(traced_machine, po);
+  const sim::KnobSettings defaults;
+  CommModel model(platform, platform_key(traced_machine, po), defaults, cache);
+  std::vector<uint32_t> held(g.devices.size(), 0);
+  std::vector<TimeNs> alone(g.groups.size(), 0);  // the model's duration of each traced group on its own
+  for (size_t gi = 0; gi < g.groups.size(); ++gi) {
+    const CommGroup& grp = g.groups[gi];
+    uint32_t sms = grp.spec.channels ? grp.spec.channels : default_channels();
+    if (!grp.measured_only) {
+      const auto t = model.timing(grp.spec);
+      if (t->error.empty()) {
+        if (!grp.spec.channels) sms = t->sms;
+        alone[gi] = t->duration;
+      }
+    }
+    for (uint32_t m : grp.members) {
+      uint32_t& h = held[static_cast<size_t>(g.nodes[m].device)];
+      h = std::max(h, sms);
+    }
+  }
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeType::kCompute || n.comm_overlap <= 0) continue;
+    const GraphDevice& d = g.devices[static_cast<size_t>(n.device)];
+    const double total = d.sm_count ? d.sm_count : 132;
+    const double h = std::min<double>(held[static_cast<size_t>(n.device)], total - 1);
+    n.work = deinterfered_work(n.dur, n.comm_overlap, (total - h) / total / (1.0 + ci));
+  }
+  return measured_comm_slowdown(g, alone);
+}
+
+// 2. The schedule transforms, in a fixed order; each change is a line of `sum.changes`.
+void apply_transforms(DepGraph& g, const Topology& topology, const Knobs& k, WhatIfSummary& sum) {
+  auto note = [&](std::string s) {
+    if (!s.empty()) sum.changes.push_back(std::move(s));
+  };
+  if (k.stream == StreamMove::kSide) note(move_collectives_to_side_stream(g, k.select));
+  else if (k.stream == StreamMove::kSerial) note(serialize_collectives(g, k.select));
+  note(merge_collectives(g, k.select, k.merge));
+  note(split_collectives(g, k.select, k.split));
+  if (k.fuse_ag || k.fuse_rs) {
+    const GpuSpec* gpu = first_gpu(topology);
+    const double flops = gpu ? gpu->bf16_flops : 0;
+    if (!(flops > 0)) sum.warnings.push_back("fuse: topology " + topology.name + " has no bf16_TFLOPs; nothing fused");
+    note(fuse_gemm_collectives(g, k.fuse_ag, k.fuse_rs, flops, k.dtype_bytes));
+  }
+  if (k.scale_compute) note(scale_kernels(g, k.kernel_class, k.compute_scale));
+  note(scale_out(g, k.scale_gpus, k.parallelism));
+  if (!sum.changes.empty()) break_cycles(g);
+  count_edges(g);
+}
+
+struct CollectiveTimes {
+  std::vector<GroupWork> work;
+  std::vector<std::shared_ptr<const CommTiming>> timings;  // null: not simulated
+};
+
+// 4. What each group's transfer takes: the interconnect model's time (the knobs for the groups
+// comm_select picks, the rest without the communication knobs), else the measured one.
+CollectiveTimes time_collectives(const DepGraph& g, const Knobs& k, CommModel& selected, CommModel& others,
+                                 const WhatIfInput& in, WhatIfSummary& sum) {
+  CollectiveTimes out;
+  out.work.resize(g.groups.size());
+  out.timings.resize(g.groups.size());
+  size_t failed = 0;
+  std::string failure;
+  for (size_t gi = 0; gi < g.groups.size(); ++gi) {
+    check_cancel(in);
+    const CommGroup& grp = g.groups[gi];
+    GroupWork& work = out.work[gi];
+    TimeNs measured = INT64_MAX;
+    for (uint32_t m : grp.members)
+      if (!g.nodes[m].removed) measured = std::min(measured, g.nodes[m].work);
+    if (measured == INT64_MAX) continue;
+    work.sms = grp.spec.channels ? grp.spec.channels : default_channels();
+    if (grp.measured_only) {
+      work.duration = grp.complete ? measured : -1;
+      continue;
+    }
+    const bool picked = k.select.matches(grp);
+    auto t = (picked ? selected : others).timing(grp.spec);
+    if (!t->error.empty()) {
+      if (!failed++) failure = t->error;
+      work.duration = grp.complete ? measured : -1;
+      continue;
+    }
+    out.timings[gi] = t;
+    work.duration = t->duration;
+    // SMs held: the traced kernel's CTAs (one per NCCL channel) unless the knobs change them.
+    const sim::KnobSettings& set = picked ? k.selected : k.others;
+    const bool retuned = set.is_set("channels") || set.is_set("num_comm_sms");
+    work.sms = !retuned && grp.spec.channels > 0 && grp.spec.gemm_m == 0 ? grp.spec.channels : t->sms;
+  }
+  if (failed)
+    sum.warnings.push_back(std::to_string(failed) + " collectives could not be simulated (first: " + failure +
+                           "): their measured durations are used");
+  return out;
+}
 
 // Per (step, process): the host nodes and GPU nodes of the step.
 struct StepNodes {
   std::vector<uint32_t> host, gpu;
 };
 
-}  // namespace
-
-WhatIfOutput run_whatif(const WhatIfInput& in) {
-  if (!in.graph) throw std::invalid_argument("run_whatif: no graph");
-  WhatIfOutput out;
-  WhatIfSummary& sum = out.summary;
-  sim::KnobSettings knobs, base_knobs;
-  for (const auto& [k, v] : in.overrides) knobs.set(k, v);
-  for (const auto& [k, v] : knobs.values())
-    if (!is_comm_knob(k)) base_knobs.set(k, sim::knob_registry().format(*sim::knob_registry().find(k), v));
-  const CommSelector sel = CommSelector::from_knob(knobs.get_enum("comm_select"));
-  auto cache = in.cache ? in.cache : std::make_shared<CommCache>();
-
-  out.graph = *in.graph;
-  DepGraph& g = out.graph;
-  const int32_t gpu0 = in.topology.gpu_node(0);
-  const double topo_interference = gpu0 >= 0 && in.topology.nodes[static_cast<size_t>(gpu0)].gpu
-                                       ? in.topology.nodes[static_cast<size_t>(gpu0)].gpu->comm_interference
-                                       : 0.0;
-  const double ci = knobs.get_double("comm_interference") >= 0 ? knobs.get_double("comm_interference") : topo_interference;
-  if (static_cast<int32_t>(in.topology.gpu_count()) < g.gpu_count() && knobs.get_int("scale_gpus") == 0 &&
-      knobs.get_enum("fabric") == "trace")
-    throw std::invalid_argument("topology " + in.topology.name + " has " + std::to_string(in.topology.gpu_count()) +
-                                " GPUs but the trace uses " + std::to_string(g.gpu_count()));
-
-  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-  // 1. Compute work at full speed: take out the interference the measurement contains, with the
-  // SMs the traced collectives held (the model's answer for the trace's own settings).
-  {
-    const Topology traced_machine = machine_for(in.topology, g.gpu_count(), Fabric::kTrace, 8);
-    const sim::PlatformOptions po;
-    const sim::Platform platform = sim::Platform::seal(traced_machine, po);
-    const sim::KnobSettings defaults;
-    CommModel model(platform, platform_key(traced_machine, po), defaults, cache);
-    std::vector<uint32_t> held(g.devices.size(), 0);
-    std::vector<TimeNs> alone(g.groups.size(), 0);  // the model's duration of each traced group on its own
-    const auto default_channels = static_cast<uint32_t>(defaults.get_int("channels"));
-    for (size_t gi = 0; gi < g.groups.size(); ++gi) {
-      const CommGroup& grp = g.groups[gi];
-      uint32_t sms = grp.spec.channels ? grp.spec.channels : default_channels;
-      if (!grp.measured_only) {
-        const auto t = model.timing(grp.spec);
-        if (t->error.empty()) {
-          if (!grp.spec.channels) sms = t->sms;
-          alone[gi] = t->duration;
-        }
-      }
-      for (uint32_t m : grp.members) held[static_cast<size_t>(g.nodes[m].device)] = std::max(held[static_cast<size_t>(g.nodes[m].device)], sms);
-    }
-    for (Node& n : g.nodes) {
-      if (n.kind != NodeType::kCompute || n.comm_overlap <= 0) continue;
-      const GraphDevice& d = g.devices[static_cast<size_t>(n.device)];
-      const double total = d.sm_count ? d.sm_count : 132;
-      const double h = std::min<double>(held[static_cast<size_t>(n.device)], total - 1);
-      n.work = deinterfered_work(n.dur, n.comm_overlap, (total - h) / total / (1.0 + ci));
-    }
-    // Communication beside compute: what the measurement shows, unless the knob says otherwise.
-    sum.comm_slowdown = knobs.get_double("comm_slowdown") >= 0 ? knobs.get_double("comm_slowdown") : measured_comm_slowdown(g, alone);
-  }
-
-  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-  // 2. Transforms, in a fixed order.
-  auto note = [&](std::string s) {
-    if (!s.empty()) sum.changes.push_back(std::move(s));
-  };
-  const std::string stream = knobs.get_enum("comm_stream");
-  if (stream == "side") note(move_collectives_to_side_stream(g, sel));
-  else if (stream == "serial") note(serialize_collectives(g, sel));
-  note(merge_collectives(g, sel, static_cast<int>(knobs.get_int("comm_merge"))));
-  note(split_collectives(g, sel, static_cast<int>(knobs.get_int("comm_split"))));
-  const std::string fuse = knobs.get_enum("fuse");
-  if (fuse != "none") {
-    const double flops = gpu0 >= 0 && in.topology.nodes[static_cast<size_t>(gpu0)].gpu ? in.topology.nodes[static_cast<size_t>(gpu0)].gpu->bf16_flops : 0;
-    if (!(flops > 0)) sum.warnings.push_back("fuse: topology " + in.topology.name + " has no bf16_TFLOPs; nothing fused");
-    note(fuse_gemm_collectives(g, fuse == "ag_gemm" || fuse == "both", fuse == "gemm_rs" || fuse == "both", flops,
-                               static_cast<int>(knobs.get_int("dtype_bytes"))));
-  }
-  if (knobs.is_set("compute_scale"))
-    note(scale_kernels(g, kernel_class_from_knob(knobs.get_enum("kernel_class")), knobs.get_double("compute_scale")));
-  note(scale_out(g, static_cast<int>(knobs.get_int("scale_gpus")), parallelism_from_knob(knobs.get_enum("parallelism"))));
-  if (!sum.changes.empty()) break_cycles(g);
-  count_edges(g);
-
-  // 3. The machine.
-  const Fabric fabric = fabric_from_knob(knobs.get_enum("fabric"));
-  const Topology topo = machine_for(in.topology, g.gpu_count(), fabric, static_cast<int>(knobs.get_int("gpus_per_node")));
-  if (fabric != Fabric::kTrace || topo.name != in.topology.name) note("machine: " + topo.description);
-  sim::PlatformOptions po;
-  po.link_bandwidth_scale = knobs.get_double("link_bandwidth_scale");
-  po.hbm = knobs.get_bool("hbm");
-  const sim::Platform platform = sim::Platform::seal(topo, po);
-  const std::string key = platform_key(topo, po);
-  CommModel selected(platform, key, knobs, cache), others(platform, key, base_knobs, cache);
-  sum.topology = topo.name;
-  sum.calibration = std::string(to_string(topo.calibration));
-
-  // 4. What each group's transfer takes.
-  std::vector<GroupWork> work(g.groups.size());
-  std::vector<std::shared_ptr<const CommTiming>> timings(g.groups.size());
-  size_t failed = 0;
-  std::string failure;
-  for (size_t gi = 0; gi < g.groups.size(); ++gi) {
-    if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-    const CommGroup& grp = g.groups[gi];
-    TimeNs measured = INT64_MAX;
-    for (uint32_t m : grp.members)
-      if (!g.nodes[m].removed) measured = std::min(measured, g.nodes[m].work);
-    if (measured == INT64_MAX) continue;
-    work[gi].sms = grp.spec.channels ? grp.spec.channels : static_cast<uint32_t>(sim::KnobSettings().get_int("channels"));
-    if (grp.measured_only) {
-      work[gi].duration = grp.complete ? measured : -1;
-      continue;
-    }
-    auto t = (sel.matches(grp) ? selected : others).timing(grp.spec);
-    if (!t->error.empty()) {
-      if (!failed++) failure = t->error;
-      work[gi].duration = grp.complete ? measured : -1;
-      continue;
-    }
-    timings[gi] = t;
-    work[gi].duration = t->duration;
-    // SMs held: the traced kernel's CTAs (one per NCCL channel) unless the knobs change them.
-    const sim::KnobSettings& k = sel.matches(grp) ? knobs : base_knobs;
-    const bool retuned = k.is_set("channels") || k.is_set("num_comm_sms");
-    work[gi].sms = !retuned && grp.spec.channels > 0 && grp.spec.gemm_m == 0 ? grp.spec.channels : t->sms;
-  }
-  if (failed)
-    sum.warnings.push_back(std::to_string(failed) + " collectives could not be simulated (first: " + failure +
-                           "): their measured durations are used");
-  sum.simulations = selected.simulations() + others.simulations();
-
-  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-  // 5. Replay.
-  ReplayConfig rc;
-  rc.comm_interference = ci;
-  rc.comm_slowdown = sum.comm_slowdown;
-  rc.cpu_scale = knobs.get_double("cpu_scale");
-  for (size_t gi = 0; gi < platform.gpu_count(); ++gi) rc.gpu_sms.push_back(platform.gpu(static_cast<int32_t>(gi)).sm_count);
-  out.replay = replay(g, work, rc);
-  const ReplayResult& r = out.replay;
-  sum.replay_events = r.events;
-  sum.span_ns = r.last - r.first;
-  for (const std::string& w : r.warnings) sum.warnings.push_back(w);
-
-  // 6. Steps: per (step, process), the host range shifted by how far its first and last host
-  // calls moved; the GPU span directly.
+// 6. Steps: per (step, process), the host range shifted by how far its first and last host calls
+// moved; the GPU span directly. Then the mean over steps of the slowest process.
+void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResult& r, WhatIfSummary& sum) {
   std::map<std::pair<int32_t, uint32_t>, StepNodes> by_step;
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
@@ -196,7 +214,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   // carries its parts' durations), never what was measured. Copies made by scale_out measure as
   // the process they copy.
   std::map<std::pair<int32_t, uint32_t>, std::pair<TimeNs, TimeNs>> traced_gpu;
-  for (const Node& node : in.graph->nodes) {
+  for (const Node& node : traced.nodes) {
     if (node.removed || node.step < 0 || !is_gpu(node.kind)) continue;
     auto [it, fresh] = traced_gpu.try_emplace({node.step, node.process}, node.start, node.start + node.dur);
     if (!fresh) {
@@ -204,7 +222,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       it->second.second = std::max(it->second.second, node.start + node.dur);
     }
   }
-  const auto traced_processes = static_cast<uint32_t>(std::max<size_t>(1, in.graph->processes.size()));
+  const auto traced_processes = static_cast<uint32_t>(std::max<size_t>(1, traced.processes.size()));
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_max;      // step -> (measured, replay) max over processes
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_gpu_max;
   for (size_t s = 0; s < g.steps.size(); ++s) {
@@ -246,101 +264,155 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       sum.steps.push_back(std::move(st));
     }
   }
-  if (!step_max.empty()) {
-    for (const auto& [s, v] : step_max) {
-      sum.measured_step_ns += static_cast<double>(v.first);
-      sum.step_ns += static_cast<double>(v.second);
-    }
-    for (const auto& [s, v] : step_gpu_max) {
-      sum.measured_gpu_step_ns += static_cast<double>(v.first);
-      sum.gpu_step_ns += static_cast<double>(v.second);
-    }
-    const auto k = static_cast<double>(step_max.size());
-    sum.measured_step_ns /= k;
-    sum.step_ns /= k;
-    sum.measured_gpu_step_ns /= k;
-    sum.gpu_step_ns /= k;
+  if (step_max.empty()) return;
+  for (const auto& [s, v] : step_max) {
+    sum.measured_step_ns += static_cast<double>(v.first);
+    sum.step_ns += static_cast<double>(v.second);
   }
+  for (const auto& [s, v] : step_gpu_max) {
+    sum.measured_gpu_step_ns += static_cast<double>(v.first);
+    sum.gpu_step_ns += static_cast<double>(v.second);
+  }
+  // whole ns, like every time of the summary: one value for the tables, the JSON and the reports
+  const auto n = static_cast<double>(step_max.size());
+  sum.measured_step_ns = std::round(sum.measured_step_ns / n);
+  sum.step_ns = std::round(sum.step_ns / n);
+  sum.measured_gpu_step_ns = std::round(sum.measured_gpu_step_ns / n);
+  sum.gpu_step_ns = std::round(sum.gpu_step_ns / n);
+}
 
-  // 7. Links, critical path, divergences.
-  const std::vector<LinkLoad> loads = link_loads(g, r, timings);
+// 7. Per link: bytes and utilization over the replayed span, busiest first.
+void summarize_links(const sim::Platform& platform, const std::vector<LinkLoad>& loads, WhatIfSummary& sum) {
+  const double span = static_cast<double>(sum.span_ns) * 1e-9;
   for (const LinkLoad& l : loads) {
     const sim::PlatformResource& res = platform.resources()[l.resource];
     LinkUse u;
     u.name = res.name;
     u.capacity_bytes_per_s = res.capacity;
     u.bytes = l.bytes;
-    const double span = static_cast<double>(sum.span_ns) * 1e-9;
     u.mean_utilization = span > 0 && res.capacity > 0 ? l.bytes / (res.capacity * span) : 0;
     u.peak_utilization = res.capacity > 0 ? l.peak_bytes_per_s / res.capacity : 0;
     sum.links.push_back(std::move(u));
   }
   std::stable_sort(sum.links.begin(), sum.links.end(), [](const LinkUse& a, const LinkUse& b) { return a.bytes > b.bytes; });
+}
 
+// 7. The critical path's time by (rank, lane, name), largest first.
+void summarize_critical_path(const DepGraph& g, const ReplayResult& r, WhatIfSummary& sum) {
   sum.critical = critical_path(g, r);
-  {
-    std::map<std::tuple<int32_t, uint32_t, uint32_t>, CriticalItem> items;
-    for (const CriticalSegment& s : sum.critical.segments) {
-      const Node& node = g.nodes[s.node];
-      auto& it = items[{static_cast<int32_t>(node.process), node.lane, node.name}];
-      it.name = g.names[node.name];
-      it.rank = g.processes[node.process].rank;
-      const Lane& lane = g.lanes[node.lane];
-      it.lane = (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
-      it.kind = kind_name(node.kind);
-      it.ns += s.end - s.start;
-      ++it.count;
-    }
-    for (auto& [k, v] : items) sum.critical_items.push_back(std::move(v));
-    std::stable_sort(sum.critical_items.begin(), sum.critical_items.end(),
-                     [](const CriticalItem& a, const CriticalItem& b) { return a.ns > b.ns; });
+  std::map<std::tuple<int32_t, uint32_t, uint32_t>, CriticalItem> items;
+  for (const CriticalSegment& s : sum.critical.segments) {
+    const Node& node = g.nodes[s.node];
+    auto& it = items[{static_cast<int32_t>(node.process), node.lane, node.name}];
+    it.name = g.names[node.name];
+    it.rank = g.processes[node.process].rank;
+    const Lane& lane = g.lanes[node.lane];
+    it.lane = (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
+    it.kind = kind_name(node.kind);
+    it.ns += s.end - s.start;
+    ++it.count;
   }
-  {
-    std::map<uint32_t, Divergence> by_name;
-    for (uint32_t n = 0; n < g.nodes.size(); ++n) {
-      const Node& node = g.nodes[n];
-      if (node.removed || !is_gpu(node.kind) || r.end[n] < 0) continue;
-      Divergence& d = by_name[node.name];
-      d.name = g.names[node.name];
-      d.kind = kind_name(node.kind);
-      ++d.count;
-      d.measured_ns += node.dur;
-      d.replay_ns += r.end[n] - r.start[n];
-    }
-    for (auto& [k, v] : by_name) sum.divergences.push_back(std::move(v));
-    std::stable_sort(sum.divergences.begin(), sum.divergences.end(), [](const Divergence& a, const Divergence& b) {
-      return std::llabs(a.replay_ns - a.measured_ns) > std::llabs(b.replay_ns - b.measured_ns);
-    });
-  }
-  for (const std::string& w : g.diagnostics.warnings) sum.warnings.push_back(w);
+  for (auto& [key, v] : items) sum.critical_items.push_back(std::move(v));
+  std::stable_sort(sum.critical_items.begin(), sum.critical_items.end(),
+                   [](const CriticalItem& a, const CriticalItem& b) { return a.ns > b.ns; });
+}
 
-  if (in.cancel && in.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+// 7. Replay against measurement by kernel name, largest |difference| first.
+void summarize_divergences(const DepGraph& g, const ReplayResult& r, WhatIfSummary& sum) {
+  std::map<uint32_t, Divergence> by_name;
+  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (node.removed || !is_gpu(node.kind) || r.end[n] < 0) continue;
+    Divergence& d = by_name[node.name];
+    d.name = g.names[node.name];
+    d.kind = kind_name(node.kind);
+    ++d.count;
+    d.measured_ns += node.dur;
+    d.replay_ns += r.end[n] - r.start[n];
+  }
+  for (auto& [key, v] : by_name) sum.divergences.push_back(std::move(v));
+  std::stable_sort(sum.divergences.begin(), sum.divergences.end(), [](const Divergence& a, const Divergence& b) {
+    return std::llabs(a.replay_ns - a.measured_ns) > std::llabs(b.replay_ns - b.measured_ns);
+  });
+}
+
+// 8. Communication and exposed communication per rank (GPUs a rank only touched, syncs on its
+// peer's GPU, have none and are not listed); `max_exposed` the largest.
+std::vector<RankCommunication> communication_by_rank(const Trace& t, TimeNs& max_exposed) {
+  std::vector<RankCommunication> out;
+  for (const DeviceExposedCommunication& e : exposed_communication(t)) {
+    if (e.communication_ns == 0) continue;
+    RankCommunication rc;
+    rc.rank = t.processes[t.devices[e.device].process].rank;
+    rc.communication_ns = e.communication_ns;
+    rc.exposed_ns = e.exposed_ns;
+    max_exposed = std::max(max_exposed, e.exposed_ns);
+    out.push_back(rc);
+  }
+  return out;
+}
+
+}  // namespace
+
+WhatIfOutput run_whatif(const WhatIfInput& in) {
+  if (!in.graph) throw std::invalid_argument("run_whatif: no graph");
+  const Knobs k = resolve_knobs(in.knobs);
+  const auto cache = in.cache ? in.cache : std::make_shared<CommCache>();
+  WhatIfOutput out;
+  WhatIfSummary& sum = out.summary;
+  out.graph = *in.graph;
+  DepGraph& g = out.graph;
+  const GpuSpec* gpu0 = first_gpu(in.topology);
+  const double ci = k.comm_interference >= 0 ? k.comm_interference : gpu0 ? gpu0->comm_interference : 0.0;
+  if (static_cast<int32_t>(in.topology.gpu_count()) < g.gpu_count() && k.scale_gpus == 0 && k.fabric == Fabric::kTrace)
+    throw std::invalid_argument("topology " + in.topology.name + " has " + std::to_string(in.topology.gpu_count()) +
+                                " GPUs but the trace uses " + std::to_string(g.gpu_count()));
+  check_cancel(in);
+
+  const double measured_slowdown = remove_measured_interference(g, in.topology, ci, cache);
+  sum.comm_slowdown = k.comm_slowdown >= 0 ? k.comm_slowdown : measured_slowdown;
+  check_cancel(in);
+  apply_transforms(g, in.topology, k, sum);
+
+  // 3. The machine.
+  const Topology topo = machine_for(in.topology, g.gpu_count(), k.fabric, k.gpus_per_node);
+  if (k.fabric != Fabric::kTrace || topo.name != in.topology.name) sum.changes.push_back("machine: " + topo.description);
+  const sim::Platform platform = sim::Platform::seal(topo, k.platform);
+  const std::string key = platform_key(topo, k.platform);
+  CommModel selected(platform, key, k.selected, cache), others(platform, key, k.others, cache);
+  sum.topology = topo.name;
+  sum.calibration = std::string(to_string(topo.calibration));
+
+  const CollectiveTimes times = time_collectives(g, k, selected, others, in, sum);
+  sum.simulations = selected.simulations() + others.simulations();
+  check_cancel(in);
+
+  // 5. Replay.
+  ReplayConfig rc;
+  rc.comm_interference = ci;
+  rc.comm_slowdown = sum.comm_slowdown;
+  rc.cpu_scale = k.cpu_scale;
+  for (size_t gi = 0; gi < platform.gpu_count(); ++gi) rc.gpu_sms.push_back(platform.gpu(static_cast<int32_t>(gi)).sm_count);
+  out.replay = replay(g, times.work, rc);
+  const ReplayResult& r = out.replay;
+  sum.replay_events = r.events;
+  sum.span_ns = r.last - r.first;
+  for (const std::string& w : r.warnings) sum.warnings.push_back(w);
+
+  summarize_steps(g, *in.graph, r, sum);
+  const std::vector<LinkLoad> loads = link_loads(g, r, times.timings);
+  summarize_links(platform, loads, sum);
+  summarize_critical_path(g, r, sum);
+  summarize_divergences(g, r, sum);
+  for (const std::string& w : g.diagnostics.warnings) sum.warnings.push_back(w);
+  check_cancel(in);
+
   // 8. The predicted trace and the analyses on it.
   if (in.want_trace || in.want_analyses) {
-    std::vector<std::string> notes = sum.changes;
-    Trace t = predicted_trace(in.measured, g, r, platform, loads, notes);
+    Trace t = predicted_trace(in.measured, g, r, platform, loads, sum.changes);
     if (in.want_analyses) {
-      // GPUs a rank only touched (syncs on its peer's GPU) have no communication: not listed
-      for (const DeviceExposedCommunication& e : exposed_communication(t)) {
-        if (e.communication_ns == 0) continue;
-        RankCommunication rc2;
-        rc2.rank = t.processes[t.devices[e.device].process].rank;
-        rc2.communication_ns = e.communication_ns;
-        rc2.exposed_ns = e.exposed_ns;
-        sum.exposed_ns = std::max(sum.exposed_ns, e.exposed_ns);
-        sum.communication.push_back(rc2);
-      }
-      if (in.measured) {
-        for (const DeviceExposedCommunication& e : exposed_communication(*in.measured)) {
-          if (e.communication_ns == 0) continue;
-          RankCommunication rc2;
-          rc2.rank = in.measured->processes[in.measured->devices[e.device].process].rank;
-          rc2.communication_ns = e.communication_ns;
-          rc2.exposed_ns = e.exposed_ns;
-          sum.measured_exposed_ns = std::max(sum.measured_exposed_ns, e.exposed_ns);
-          sum.measured_communication.push_back(rc2);
-        }
-      }
+      sum.communication = communication_by_rank(t, sum.exposed_ns);
+      if (in.measured) sum.measured_communication = communication_by_rank(*in.measured, sum.measured_exposed_ns);
     }
     if (in.want_trace) out.trace = std::move(t);
   }

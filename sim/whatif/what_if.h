@@ -1,8 +1,9 @@
-// One what-if run: a measured trace's dependency graph, the knob overrides (`--set`, one point of a
-// `--sweep`) and a topology in; the transformed graph replayed on the interconnect model, a
-// summary and (optionally) the predicted trace out. With no override it is the plain replay,
-// whose step times are checked against the measurement. The CLI, its sweeps, the benchmark and
-// the tests all call run_whatif, so they cannot differ. Knobs come from the registry (knobs.h).
+// One what-if run: a measured trace's dependency graph, the knobs (`--set`, one point of a
+// `--sweep`, typed: parsed once at the edge) and a topology in; the transformed graph replayed on
+// the interconnect model, a summary and (optionally) the predicted trace out. With no knob set it
+// is the plain replay, whose step times are checked against the measurement. The comparison the
+// tools show (compare.h), the sweeps, the benchmark and the tests all call run_whatif, so they
+// cannot differ. Knobs come from the registry (knobs.h).
 #pragma once
 
 #include <atomic>
@@ -29,7 +30,7 @@ struct WhatIfInput {
   const Trace* measured = nullptr;  // optional: identity for the predicted trace, analyses to compare with
   const DepGraph* graph = nullptr;  // built once by build_dep_graph (shared by a sweep's variants)
   Topology topology;
-  std::vector<std::pair<std::string, std::string>> overrides;  // knob, value text
+  sim::KnobSettings knobs;          // the what-if; none set: the unchanged replay
   bool want_trace = false;          // the predicted Trace (costs time; a sweep skips it)
   bool want_analyses = true;        // exposed communication from the predicted trace (needs it built)
   std::shared_ptr<CommCache> cache; // shared by a sweep's variants; made when null
@@ -84,7 +85,7 @@ struct WhatIfSummary {
   std::string calibration;
   std::vector<std::string> changes;       // one line per transform that changed something
   std::vector<StepTimes> steps;           // per step, per process
-  // Mean over steps of the slowest process's time; 0 when there is no step.
+  // Mean over steps of the slowest process's time, rounded to whole ns; 0 when there is no step.
   double step_ns = 0, measured_step_ns = 0, gpu_step_ns = 0, measured_gpu_step_ns = 0;
   TimeNs span_ns = 0;                     // first start .. last end of the replay
   std::vector<RankCommunication> communication;           // replay, per rank (predicted trace's analysis)

@@ -78,7 +78,7 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     in.measured = &measured;
     in.graph = &g;
     in.topology = h200x2();
-    in.overrides = {{"channels", "4"}};
+    in.knobs = {{"channels", "4"}};
     const whatif::WhatIfSummary s = whatif::run_whatif(in).summary;
     const DataTable& c = v->comparison_table();
     REQUIRE(c.rows.size() == 7);

@@ -14,6 +14,7 @@
 #include "sim/whatif/machine.h"
 #include "sim/whatif/transforms.h"
 #include "test_paths.h"
+#include "trace/core/topology_presets.h"
 #include "whatif/graph_fixture.h"
 
 using namespace parascope;
@@ -194,7 +195,7 @@ TEST_CASE("transforms: fuse an all-gather with its GEMM", "[whatif][transforms][
   CHECK(f.g.nodes[gemm[1]].removed);
   CHECK(f.g.lanes[0].nodes.size() == 1);
   const sim::KnobSettings defaults;
-  const SimStep step = sim_step_for(s, defaults, nullptr);
+  const sim::WorkloadStep step = workload_step_for(s, defaults, nullptr);
   CHECK(step.op == "allgather_gemm");
 
   SECTION("timed by the simulator's fused model on the measured 2 x H200") {
@@ -208,7 +209,7 @@ TEST_CASE("transforms: fuse an all-gather with its GEMM", "[whatif][transforms][
     }
     h.group(CollectiveOp::kAllGather, 8 * 1024 * 1024, ag2);
     fuse_gemm_collectives(h.g, true, false, 695e12, 2);
-    const Topology topo = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+    const Topology topo = find_topology("h200x2", test::source_path("resources/topologies"));
     const sim::Platform platform = sim::Platform::seal(topo);
     CommModel model(platform, "h200x2", defaults, nullptr);
     const auto t = model.timing(h.g.groups[0].spec);
@@ -230,34 +231,34 @@ TEST_CASE("comm model: the simulator's step for a traced collective", "[whatif][
   std::string why;
   SECTION("NCCL at its default channel count runs at the simulator's calibrated default") {
     s.channels = 24;
-    const SimStep st = sim_step_for(s, k, &why);
+    const sim::WorkloadStep st = workload_step_for(s, k, &why);
     CHECK(st.op == "allreduce");
-    for (const auto& [name, v] : st.knobs) CHECK(name != "channels");
+    CHECK_FALSE(st.knobs.is_set("channels"));
   }
   SECTION("a limited NCCL (NCCL_MAX_NCHANNELS=4) keeps its count; the knob wins over both") {
     s.channels = 4;
-    SimStep st = sim_step_for(s, k, &why);
-    CHECK(std::count(st.knobs.begin(), st.knobs.end(), std::pair<std::string, std::string>{"channels", "4"}) == 1);
+    sim::WorkloadStep st = workload_step_for(s, k, &why);
+    CHECK((st.knobs.is_set("channels") && st.knobs.get_int("channels") == 4));
     k.set("channels", "8");
-    st = sim_step_for(s, k, &why);
-    CHECK(std::count(st.knobs.begin(), st.knobs.end(), std::pair<std::string, std::string>{"channels", "8"}) == 1);
+    st = workload_step_for(s, k, &why);
+    CHECK((st.knobs.is_set("channels") && st.knobs.get_int("channels") == 8));
   }
   SECTION("an algorithm the op does not have is left out, with the reason") {
     s.op = CollectiveOp::kAllGather;
     k.set("algorithm", "tree");
-    const SimStep st = sim_step_for(s, k, &why);
+    const sim::WorkloadStep st = workload_step_for(s, k, &why);
     CHECK(st.op == "allgather");
     CHECK(why == "algorithm=tree does not apply to allgather: ring used");
   }
   SECTION("no size: not simulated") {
     s.bytes = 0;
-    CHECK(sim_step_for(s, k, &why).op.empty());
+    CHECK(workload_step_for(s, k, &why).op.empty());
     CHECK(why == "no size");
   }
 }
 
 TEST_CASE("comm model: the same numbers as `simulate`, computed once", "[whatif][comm]") {
-  const Topology topo = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+  const Topology topo = find_topology("h200x2", test::source_path("resources/topologies"));
   const sim::Platform platform = sim::Platform::seal(topo);
   const sim::KnobSettings k;
   CommModel model(platform, "h200x2", k, nullptr);
@@ -282,7 +283,7 @@ TEST_CASE("comm model: the same numbers as `simulate`, computed once", "[whatif]
 }
 
 TEST_CASE("machine: the same GPUs on another fabric, or more of them", "[whatif][machine]") {
-  const Topology base = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+  const Topology base = find_topology("h200x2", test::source_path("resources/topologies"));
   SECTION("enough GPUs and fabric=trace: the given topology") {
     CHECK(machine_for(base, 2, Fabric::kTrace, 8).name == "h200x2");
   }

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "sim/simulation.h"
+#include "trace/core/topology_presets.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/trace_knobs.h"
 #include "sim/whatif/what_if.h"
@@ -20,7 +20,7 @@ using namespace parascope::whatif;
 
 namespace {
 
-Topology h200x2() { return sim::find_topology("h200x2", test::source_path("resources/topologies")); }
+Topology h200x2() { return find_topology("h200x2", test::source_path("resources/topologies")); }
 
 struct Loaded {
   Trace trace;
@@ -31,7 +31,7 @@ struct Loaded {
     in.measured = &trace;
     in.graph = &graph;
     in.topology = h200x2();
-    in.overrides = std::move(set);
+    for (const auto& [k, v] : set) in.knobs.set(k, v);
     in.want_trace = want_trace;
     return run_whatif(in);
   }
@@ -169,7 +169,7 @@ TEST_CASE("whatif: impossible requests are errors, not guesses", "[whatif][error
   CHECK_THROWS_AS(l.run({{"channels", "0"}}), sim::KnobError);
   WhatIfInput in;
   in.graph = &l.graph;
-  in.topology = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+  in.topology = find_topology("h200x2", test::source_path("resources/topologies"));
   in.topology.nodes.erase(in.topology.nodes.begin() + in.topology.gpu_node(1));
   in.topology.links.pop_back();
   CHECK_THROWS_AS(run_whatif(in), std::invalid_argument);

@@ -5,11 +5,11 @@
 
 #include <filesystem>
 
-#include "sim/simulation.h"
 #include "sim/whatif/dep_graph.h"
 #include "sim/whatif/what_if.h"
 #include "test_paths.h"
 #include "trace/collector/standin_capture.h"
+#include "trace/core/topology_presets.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;
@@ -111,7 +111,7 @@ TEST_CASE("the one-rank recording predicts on hgx_h200x8 with traffic on every G
   WhatIfInput in;
   in.measured = &t;
   in.graph = &g;
-  in.topology = sim::find_topology("hgx_h200x8", test::source_path("resources/topologies"));
+  in.topology = find_topology("hgx_h200x8", test::source_path("resources/topologies"));
   const WhatIfOutput out = run_whatif(in);
   size_t busy = 0;
   for (const LinkUse& l : out.summary.links) busy += l.bytes > 0 && l.name.find("->nvswitch") != std::string::npos;

@@ -76,14 +76,14 @@ std::string scaled(double v, const char* const* units, int count, double step, c
 
 }  // namespace
 
-std::string DataTable::to_csv() const {
+std::string DataTable::to_csv(std::string_view line_end) const {
   std::string out;
   for (size_t c = 0; c < columns.size(); ++c) {
     if (c) out += ',';
     const DataColumn& col = columns[c];
     out += csv_field(col.numeric && !col.unit.empty() ? col.title + " [" + col.unit + "]" : col.title);
   }
-  out += "\r\n";
+  out += line_end;
   for (const auto& row : rows) {
     for (size_t c = 0; c < columns.size(); ++c) {
       if (c) out += ',';
@@ -91,7 +91,7 @@ std::string DataTable::to_csv() const {
       if (columns[c].numeric) out += cell.numeric() ? full_precision(cell.value) : "";
       else out += csv_field(cell.text);
     }
-    out += "\r\n";
+    out += line_end;
   }
   return out;
 }

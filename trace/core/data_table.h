@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace/core/time.h"
@@ -36,8 +37,9 @@ struct DataTable {
 
   DataTable& column(std::string name, std::string unit = "", bool numeric = false);
   DataTable& add_row(std::vector<DataCell> row);
-  // RFC 4180: header of titles (with "[unit]" for numeric columns), numbers at full precision.
-  std::string to_csv() const;
+  // RFC 4180: header of titles (with "[unit]" for numeric columns), numbers at full precision;
+  // lines end in CRLF unless `line_end` says otherwise (a file scripts have always read with "\n").
+  std::string to_csv(std::string_view line_end = "\r\n") const;
 };
 
 // Cell helpers: the text people read, the number CSV keeps.

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "trace/core/json_escape.h"
+
 namespace parascope {
 
 JsonValue JsonValue::boolean(bool b) {
@@ -231,23 +233,6 @@ class Parser {
     }
   }
 
-  static void put_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
 
   uint32_t hex4() {
     if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
@@ -280,15 +265,8 @@ class Parser {
       }
       if (pos_ >= s_.size()) fail("unterminated escape");
       const char e = s_[pos_++];
+      if (append_simple_escape(out, e)) continue;
       switch (e) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
         case 'u': {
           uint32_t cp = hex4();
           if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
@@ -296,7 +274,7 @@ class Parser {
             const uint32_t lo = hex4();
             if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
-          put_utf8(out, cp);
+          append_utf8(out, cp);
           break;
         }
         default: --pos_; fail(std::string("invalid escape '\\") + e + "'");

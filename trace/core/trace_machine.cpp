@@ -164,33 +164,6 @@ TraceMachine trace_machine(const Trace& trace, const Topology* preset) {
   return m;
 }
 
-int best_matching_topology(const Trace& trace, const std::vector<Topology>& candidates) {
-  size_t gpus = 0;
-  physical_gpus(trace, &gpus);
-  std::string model;
-  for (const Device& d : trace.devices)
-    if (!d.name.empty()) {
-      model = d.name;
-      break;
-    }
-  if (model.empty() || gpus == 0) return -1;
-  int best = -1;
-  size_t best_count = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const Topology& t = candidates[i];
-    const int32_t g0 = t.gpu_node(0);
-    if (g0 < 0 || !t.nodes[static_cast<size_t>(g0)].gpu || t.nodes[static_cast<size_t>(g0)].gpu->model != model) continue;
-    const size_t n = t.gpu_count();
-    if (n < gpus) continue;
-    if (best < 0 || n < best_count || (n == best_count && t.calibration == Calibration::kMeasured &&
-                                         candidates[static_cast<size_t>(best)].calibration != Calibration::kMeasured)) {
-      best = static_cast<int>(i);
-      best_count = n;
-    }
-  }
-  return best;
-}
-
 std::vector<LinkHop> place_counter(const TraceMachine& m, const LinkCounter& c) {
   const Topology& t = m.topology;
   const Link& l = c.link;

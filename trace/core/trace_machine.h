@@ -29,10 +29,6 @@ std::vector<int32_t> physical_gpus(const Trace& trace, size_t* count = nullptr);
 // physical order. Devices beyond the preset's GPUs stay unplaced (a note says so).
 TraceMachine trace_machine(const Trace& trace, const Topology* preset = nullptr);
 
-// The candidate that fits the trace best: the same GPU model (Device::name) and GPU count, else the
-// same model with the fewest GPUs above the count; -1 when no candidate has that model.
-int best_matching_topology(const Trace& trace, const std::vector<Topology>& candidates);
-
 // One hop of a counter's bytes: a topology link crossed from a to b (a_to_b) or b to a.
 struct LinkHop {
   int32_t link = -1;

@@ -12,6 +12,7 @@
 #endif
 
 #include "trace/core/error.h"
+#include "trace/core/json_escape.h"
 
 namespace parascope {
 
@@ -393,15 +394,8 @@ class Parser {
       }
       ++p_;
       c = *p_++;
+      if (append_simple_escape(out, c)) continue;
       switch (c) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
         case 'u': {
           uint32_t cp = hex4();
           if (cp >= 0xD800 && cp < 0xDC00 && p_[0] == '\\' && p_[1] == 'u') {
@@ -409,7 +403,7 @@ class Parser {
             const uint32_t lo = hex4();
             if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
-          utf8(out, cp);
+          append_utf8(out, cp);
           break;
         }
         case '\0': --p_; hit_nul();
@@ -430,23 +424,6 @@ class Parser {
       ++p_;
     }
     return v;
-  }
-  static void utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
   }
   std::string& scratch() {
     if (scratch_used_ == scratch_.size()) scratch_.emplace_back();

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "sim/simulation.h"
+#include "trace/core/topology_presets.h"
 #include "sim/whatif/sweep.h"
 #include "trace/core/json.h"
 #include "trace/core/trace_builder.h"
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
   whatif::WhatIfInput base;
   base.measured = &trace;
   base.graph = &graph;
-  base.topology = sim::find_topology(topology, std::string(PARASCOPE_RESOURCE_DIR) + "/topologies");
+  base.topology = find_topology(topology, std::string(PARASCOPE_RESOURCE_DIR) + "/topologies");
   base.cache = std::make_shared<whatif::CommCache>();
   t0 = std::chrono::steady_clock::now();
   const whatif::WhatIfOutput replay = whatif::run_whatif(base);
@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
   std::printf("  replay: step %.3f ms (trace %.3f ms); best variant %s step %.3f ms, worst %.3f ms\n", replay.summary.step_ns / 1e6,
               replay.summary.measured_step_ns / 1e6, rows.empty() ? "-" : ([&] {
                 std::string s;
-                for (const auto& [k, v] : rows.front().point) s += k + "=" + v + " ";
+                for (const auto& [k, v] : rows.front().point) s += k + "=" + whatif::value_text(k, v) + " ";
                 return s;
               }()).c_str(),
               rows.empty() ? 0.0 : rows.front().step_ns / 1e6, rows.empty() ? 0.0 : rows[rows.size() - 1 - failed].step_ns / 1e6);

@@ -20,7 +20,7 @@ DataCell fraction_of(TimeNs part, TimeNs whole) {
 DataTable busy_idle_table(const Trace& trace, const std::vector<BusyIdle>& busy) {
   DataTable t;
   t.id = "busy_idle";
-  t.title = "Busy and idle time per device";
+  t.title = "Busy/idle per device";
   t.note = "each instant counted once, by priority: compute+communication > compute > communication > memory > sync; "
            "window: the device's first to last GPU activity";
   t.column("device").column("window", "ns", true).column("busy", "fraction", true).column("compute+comm", "ns", true)
@@ -123,6 +123,52 @@ DataTable collectives_table(const Trace& trace, const std::vector<CollectiveOpSu
     t.add_row({text_cell(device_text(trace, s.device)), text_cell(std::string(to_string(s.op))), int_cell(s.count),
                int_cell(s.unsized), bytes_cell(static_cast<double>(s.bytes)), duration_cell(s.time_ns),
                rate_cell(s.algbw_bytes_per_s), rate_cell(s.busbw_bytes_per_s), rate_cell(s.best_busbw_bytes_per_s)});
+  return t;
+}
+
+DataTable collective_matching_table(const Trace& trace, const CollectiveMatch& match, size_t top) {
+  DataTable t;
+  t.id = "collective_matching";
+  t.title = "Matched collectives";
+  t.note = "one row per collective matched across ranks (by sequence number, else by order): skew = how long the earliest "
+           "rank waited; busbw on the slowest member, and on the time after the last arrival";
+  t.column("op").column("group").column("#").column("bytes", "bytes", true).column("ranks", "", true).column("skew", "ns", true)
+      .column("slowest", "ns", true).column("busbw", "bytes/s", true).column("after last arrival", "ns", true)
+      .column("busbw after last arrival", "bytes/s", true).column("status");
+  size_t shown = 0;
+  for (const MatchedCollective& m : match.collectives) {
+    if (top && shown++ >= top && m.complete()) continue;
+    std::string status = m.complete() ? "ok" : "";
+    if (!m.missing_ranks.empty()) {
+      status = "missing rank";
+      for (int32_t x : m.missing_ranks) status += " " + std::to_string(x);
+    }
+    if (!m.duplicate_ranks.empty()) status += (status.empty() ? "" : "; ") + std::string("duplicate ranks");
+    if (!m.consistent) status += "; op/size differ";
+    t.add_row({text_cell(std::string(to_string(m.op))), text_cell(std::string(trace.str(m.group))),
+               text_cell(m.sequence >= 0 ? "seq " + std::to_string(m.sequence) : std::to_string(m.ordinal)),
+               bytes_cell(static_cast<double>(m.bytes)), int_cell(static_cast<int64_t>(m.members.size())), duration_cell(m.skew_ns()),
+               duration_cell(m.max_duration_ns), rate_cell(m.busbw_bytes_per_s), duration_cell(m.concurrent_ns()),
+               rate_cell(m.busbw_concurrent_bytes_per_s), text_cell(status)});
+  }
+  return t;
+}
+
+DataTable link_traffic_table(const LinkTraffic& traffic) {
+  DataTable t;
+  t.id = "link_traffic";
+  t.title = "Links (estimated from peer copies and collective sizes, not measured)";
+  t.note = "per link direction: bytes moved, transfers, time with a transfer in flight, mean rate over that time, peak";
+  t.column("link").column("bytes", "bytes", true).column("transfers", "", true).column("active", "ns", true)
+      .column("mean rate", "bytes/s", true).column("peak", "bytes/s", true).column("capacity", "bytes/s", true)
+      .column("peak util", "fraction", true);
+  for (const LinkSeries& s : traffic.links) {
+    const double mean = s.active_ns ? static_cast<double>(s.bytes) / (static_cast<double>(s.active_ns) * 1e-9) : 0.0;
+    const bool cap = s.capacity_bytes_per_s > 0;
+    t.add_row({text_cell(s.name), bytes_cell(static_cast<double>(s.bytes)), int_cell(s.transfers), duration_cell(s.active_ns),
+               rate_cell(mean), rate_cell(s.peak_bytes_per_s), cap ? rate_cell(s.capacity_bytes_per_s) : text_cell("?"),
+               cap ? percent_cell(s.peak_utilization()) : text_cell("?")});
+  }
   return t;
 }
 

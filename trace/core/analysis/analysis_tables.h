@@ -1,6 +1,6 @@
 // The summary analyses (busy/idle, overlap and exposed communication, kernel statistics,
-// collective bandwidth) as DataTables, so the reports (HTML, PDF, CSV) and any other table consumer
-// show the same rows and numbers as `parascope-cli stats`: exposed communication is
+// collective bandwidth, cross-rank matching, estimated link traffic) as DataTables, so the reports
+// (HTML, PDF, CSV) and `parascope-cli stats` (which prints these very tables) show the same rows: exposed communication is
 // exposed_communication()'s |M − C| per device, kernel counts are kernel_stats()'s. Cells keep the
 // exact values (ns, bytes, fractions); devices are named as device_label() names them.
 #pragma once
@@ -9,8 +9,10 @@
 
 #include "trace/core/analysis/busy_idle.h"
 #include "trace/core/analysis/collective_bandwidth.h"
+#include "trace/core/analysis/collective_matcher.h"
 #include "trace/core/analysis/exposed_communication.h"
 #include "trace/core/analysis/kernel_stats.h"
+#include "trace/core/analysis/link_traffic.h"
 #include "trace/core/analysis/overlap.h"
 #include "trace/core/data_table.h"
 
@@ -31,5 +33,12 @@ DataTable kernel_summary_table(const Trace& trace, const KernelStats& stats);
 DataTable kernel_stats_table(const Trace& trace, const KernelStatsTable& table, size_t top);
 // Per (device, op) and per op over all devices: count, bytes, time, algbw, busbw, best busbw.
 DataTable collectives_table(const Trace& trace, const std::vector<CollectiveOpSummary>& summary);
+// One row per cross-rank match: op, group, sequence or order, bytes, ranks, skew, the slowest
+// member's time and busbw, the time after the last arrival and its busbw, status. Incomplete
+// matches are always listed; complete ones only the first `top` (0: all).
+DataTable collective_matching_table(const Trace& trace, const CollectiveMatch& match, size_t top);
+// One row per link direction of the estimate: bytes, transfers, active time, mean and peak rate,
+// capacity, peak utilization.
+DataTable link_traffic_table(const LinkTraffic& traffic);
 
 }  // namespace parascope

@@ -5,28 +5,26 @@
 
 namespace parascope {
 
-namespace {
+void ActivityCollector::add(Category c, Interval i) {
+  switch (c) {
+    case Category::kCompute: compute.push_back(i); break;
+    case Category::kCommunication: communication.push_back(i); break;
+    case Category::kMemory: memory.push_back(i); break;
+    case Category::kSync: sync.push_back(i); break;
+    default: break;  // annotations, host work and "other" are not device activity
+  }
+}
 
-struct Builder {
-  std::vector<Interval> compute, communication, memory, sync;
-  void add(Category c, Interval i) {
-    switch (c) {
-      case Category::kCompute: compute.push_back(i); break;
-      case Category::kCommunication: communication.push_back(i); break;
-      case Category::kMemory: memory.push_back(i); break;
-      case Category::kSync: sync.push_back(i); break;
-      default: break;  // annotations, host work and "other" are not device activity
-    }
-  }
-  ActivitySets build() {
-    return {IntervalSet::from(std::move(compute)), IntervalSet::from(std::move(communication)),
-            IntervalSet::from(std::move(memory)), IntervalSet::from(std::move(sync))};
-  }
-};
+ActivitySets ActivityCollector::build() {
+  return {IntervalSet::from(std::move(compute)), IntervalSet::from(std::move(communication)),
+          IntervalSet::from(std::move(memory)), IntervalSet::from(std::move(sync))};
+}
+
+namespace {
 
 TrackActivity track_activity(const Trace& trace, const SliceClassifier& classify, uint32_t ti) {
   const Track& t = trace.tracks[ti];
-  Builder b;
+  ActivityCollector b;
   for (uint32_t i = 0; i < t.slices.size(); ++i)
     b.add(classify.category(ti, i), {t.slices.start[i], t.slices.end(i)});
   return {ti, t.key.id, b.build()};
@@ -36,7 +34,7 @@ TrackActivity track_activity(const Trace& trace, const SliceClassifier& classify
 
 std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClassifier& classify) {
   std::vector<DeviceActivity> out(trace.devices.size());
-  std::vector<Builder> device_builders(trace.devices.size());
+  std::vector<ActivityCollector> device_builders(trace.devices.size());
   for (uint32_t d = 0; d < out.size(); ++d) {
     out[d].device = d;
     out[d].first = std::numeric_limits<TimeNs>::max();
@@ -47,7 +45,7 @@ std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClass
     if (t.key.device < 0 || static_cast<size_t>(t.key.device) >= out.size()) continue;
     DeviceActivity& da = out[static_cast<size_t>(t.key.device)];
     if (t.key.kind == TrackKind::kGpuStream) {
-      Builder& db = device_builders[static_cast<size_t>(t.key.device)];
+      ActivityCollector& db = device_builders[static_cast<size_t>(t.key.device)];
       for (uint32_t i = 0; i < t.slices.size(); ++i) {
         const Interval iv{t.slices.start[i], t.slices.end(i)};
         db.add(classify.category(ti, i), iv);

@@ -38,4 +38,13 @@ struct DeviceActivity {
 // One entry per trace device, in device order.
 std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClassifier& classify);
 
+// Slices' intervals by category while they are gathered (annotations, host work and "other" are
+// not device activity and are dropped); build() makes the sets. Shared by device_activity() and the
+// window analyses (window_activity.h).
+struct ActivityCollector {
+  std::vector<Interval> compute, communication, memory, sync;
+  void add(Category c, Interval i);
+  ActivitySets build();
+};
+
 }  // namespace parascope

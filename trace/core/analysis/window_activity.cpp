@@ -28,35 +28,18 @@ Interval clipped(const Track& t, size_t i, Interval w) {
   return {std::max(t.slices.start[i], w.start), std::min(add_saturating(t.slices.start[i], t.slices.dur[i]), w.end)};
 }
 
-struct Sets {
-  std::vector<Interval> compute, communication, memory, sync;
-  void add(Category c, Interval i) {
-    switch (c) {
-      case Category::kCompute: compute.push_back(i); break;
-      case Category::kCommunication: communication.push_back(i); break;
-      case Category::kMemory: memory.push_back(i); break;
-      case Category::kSync: sync.push_back(i); break;
-      default: break;  // annotations, host work and "other" are not device activity
-    }
-  }
-  ActivitySets build() {
-    return {IntervalSet::from(std::move(compute)), IntervalSet::from(std::move(communication)),
-            IntervalSet::from(std::move(memory)), IntervalSet::from(std::move(sync))};
-  }
-};
-
 }  // namespace
 
 DeviceActivity device_activity_in(const Trace& trace, const SliceClassifier& classify, uint32_t device, Interval w) {
   DeviceActivity out;
   out.device = device;
-  Sets all;
+  ActivityCollector all;
   TimeNs first = w.end, last = w.start;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.key.device != static_cast<int32_t>(device)) continue;
     if (t.key.kind != TrackKind::kGpuStream && t.key.kind != TrackKind::kSmLane) continue;
-    Sets mine;
+    ActivityCollector mine;
     for_each_in(t, w, [&](size_t i) {
       const Interval iv = clipped(t, i, w);
       const Category c = classify.category(ti, static_cast<uint32_t>(i));
