@@ -25,6 +25,8 @@ base=$cache/bookworm-minbase-git.tar
 debs=$cache/debs            # apt's archives, shared by runs
 logs=${PARASCOPE_FRESH_LOGS:-$PWD/out/fresh-debian}
 mkdir -p "$cache" "$debs" "$logs"
+exec 9>"$cache/lock"
+flock 9  # one run at a time per cache (two CI runs on one machine wait for each other)
 t0=$(date +%s)
 say() { echo "fresh-debian: $* ($(( $(date +%s) - t0 )) s)"; }
 
@@ -45,7 +47,7 @@ trap unmount_all EXIT
 # The configured mirror: where apt on this machine gets bookworm's main packages from.
 mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' |
   awk '$2 == "bookworm" && $3 == "main" { print $1; exit }')
-[ -n "$mirror" ] || { echo "fresh-debian: no Debian mirror found in /etc/apt" >&2; exit 1; }
+[ -n "$mirror" ] || { echo "fresh-debian: /etc/apt has no bookworm main source to debootstrap from" >&2; exit 1; }
 
 # 1. The base system, once (rebuilt when older than 30 days: its package lists go stale).
 if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
@@ -70,7 +72,8 @@ for m in proc sys dev; do mount --bind "/$m" "$root/$m"; done
 mount --bind "$debs" "$root/var/cache/apt/archives"
 say "bare bookworm ready in $root"
 
-# 3. The commit, cloned inside with the chroot's own git (from a bundle: nothing of this checkout is mounted).
+# 3. The commit (HEAD: uncommitted changes are not in it), cloned inside with the chroot's own git,
+# from a bundle: nothing of this checkout is mounted there.
 rev=$(git rev-parse HEAD)
 git bundle create -q "$root/tmp/parascope.bundle" HEAD
 chroot "$root" sh -c "git clone -q /tmp/parascope.bundle /src/parascope && cd /src/parascope && git checkout -q $rev" \
