@@ -487,12 +487,17 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   rebuild_bookmarks_menu();
 
   const TraceSummary s = summarize(*trace_);
-  int64_t kernels = 0, devices = 0;
+  int64_t kernels = 0, devices = 0, sm_spans = 0;
   for (const auto& p : s.processes)
     for (const auto& d : p.devices) {
       kernels += d.kernels;
+      sm_spans += d.sm_spans;
       ++devices;
     }
+  // per-SM probe files (parascope-bench --probe) hold SM-lane spans and no kernel records
+  const QString kernel_text = kernels == 0 && sm_spans > 0
+                                  ? tr("%1 SM-lane spans (probes; no kernel records)").arg(sm_spans)
+                                  : tr("%1 kernels").arg(kernels);
   // GPUs: physical ones (each rank of a torchrun capture also sees its peer's GPU); ranks:
   // distinct rank numbers (a launcher process has none)
   size_t gpus = 0;
@@ -505,10 +510,10 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                              ? tr(" (+%1 other processes)").arg(trace_->processes.size() - rank_count)
                              : QString();
   (void)devices;
-  status_->setText(tr("%1 ranks%10, %2 GPUs, %3 kernels, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
+  status_->setText(tr("%1 ranks%10, %2 GPUs, %3, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
                        .arg(rank_count)
                        .arg(gpus ? gpus : static_cast<size_t>(devices))
-                       .arg(kernels)
+                       .arg(kernel_text)
                        .arg(s.slices)
                        .arg(qstr(format_duration(s.end - s.start)))
                        .arg(loaded.load_seconds, 0, 'f', 2)
@@ -601,6 +606,20 @@ bool MainWindow::raise_dock(const QString& name, int height) {
       return true;
     }
   return false;
+}
+
+bool MainWindow::show_first_view(const QString& find, bool expand_sm) {
+  find_->set_pattern(find, MatchMode::kSubstring);
+  const EventRef r = find_->find_next();  // selects and zooms (FindBar::found)
+  if (!r.valid() || !trace_) return false;
+  const int32_t device = trace_->tracks[r.track].key.device;
+  if (expand_sm && device >= 0) {
+    applying_notes_ = true;  // layout_changed must not schedule a notes save
+    timeline_->set_sm_expanded(device, true);
+    applying_notes_ = false;
+    timeline_->zoom_to(r);  // its row moved down by the lanes above it
+  }
+  return true;
 }
 
 void MainWindow::center_on(TimeNs t) {
