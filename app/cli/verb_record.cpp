@@ -43,6 +43,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--nvlink-metrics", true, false, "PM-sampling metric names instead of nvlrx__bytes.sum,nvltx__bytes.sum", ""},
     {"--start", true, false, "now (default) or api: record only between parascope_collector_start/stop", ""},
     {"--no-nccl", false, false, "do not load the NCCL profiler plugin", ""},
+    {"--no-cupti-guard", false, false, "do not preload the guard that notices another CUPTI client (torch.profiler) "
+                                       "in the program", ""},
     {"--lib", true, false, "the collector library (default: next to this program or the build tree)", ""},
     {"--list-kinds", false, false, "list the kinds and exit", ""},
     {"--json", false, false, "print the manifest as JSON instead of the summary", ""},
@@ -212,6 +214,17 @@ int run_record(const VerbArgs& argv) {
   setenv_child("CUDA_INJECTION64_PATH", lib);
   setenv_child("NVTX_INJECTION64_PATH", lib);
   if (kinds & collector::kKindNccl) setenv_child("NCCL_PROFILER_PLUGIN", lib);
+  // the CUPTI guard, beside the collector: notices another CUPTI client in the program (cupti_guard.h)
+  std::string guard = (fs::path(lib).parent_path() / "libparascope_cupti_guard.so").string();
+  if (args.flag("--no-cupti-guard") || !fs::is_regular_file(guard, ec)) {
+    if (!args.flag("--no-cupti-guard"))
+      std::fprintf(stderr, "parascope-cli record: %s not found: another CUPTI client in the program (torch.profiler) "
+                           "will not be noticed\n", guard.c_str());
+    guard.clear();
+  } else {
+    const char* pre = std::getenv("LD_PRELOAD");
+    setenv_child("LD_PRELOAD", pre && *pre ? guard + ":" + pre : guard);
+  }
   setenv_child("PARASCOPE_COLLECTOR_LIB", lib);
   setenv_child("PARASCOPE_OUTPUT_DIR", dir.string());
   setenv_child("PARASCOPE_KINDS", collector::kinds_to_string(kinds));
@@ -273,6 +286,7 @@ int run_record(const VerbArgs& argv) {
   std::vector<CaptureSummary> summaries;
   JsonValue files = JsonValue::array();
   std::set<std::string> seen_hosts;
+  size_t conflicts = 0;  // files whose process ran another CUPTI client
   for (const auto& p : paths) {
     CaptureSummary s;
     try {
@@ -297,6 +311,8 @@ int run_record(const VerbArgs& argv) {
     }
     uint64_t records = 0;
     for (const auto& [k, n] : s.records_by_kind) records += n;
+    JsonValue other_clients = JsonValue::array();
+    for (const auto& c : s.other_cupti_calls) other_clients.push(collector::to_json_value(c));
     seen_hosts.insert(s.meta("host"));
     files.push(JsonValue::object({{"path", JsonValue::string(fs::relative(p, dir).string())},
                                   {"host", JsonValue::string(s.meta("host"))},
@@ -316,7 +332,9 @@ int run_record(const VerbArgs& argv) {
                                   {"warnings", unum(s.warnings.size())},
                                   {"start_time_unix_ns", unum(static_cast<uint64_t>(to_int(s.meta("start_time_unix_ns"), 0)))},
                                   {"process_command", JsonValue::string(s.meta("process_command"))},
-                                  {"devices", std::move(devices)}}));
+                                  {"devices", std::move(devices)},
+                                  {"other_cupti_clients", std::move(other_clients)}}));
+    conflicts += !s.other_cupti_calls.empty();
     summaries.push_back(std::move(s));
   }
   JsonValue argv_json = JsonValue::array();
@@ -340,6 +358,8 @@ int run_record(const VerbArgs& argv) {
                                       {"start", JsonValue::string(start)},
                                       {"nccl", JsonValue::boolean((kinds & collector::kKindNccl) != 0)}})},
        {"collector_library", JsonValue::string(lib)},
+       {"cupti_guard", guard.empty() ? JsonValue::null() : JsonValue::string(guard)},
+       {"processes_with_other_cupti_client", num(static_cast<int64_t>(conflicts))},
        {"clock", JsonValue::string("cupti")},
        {"files", std::move(files)},
        {"other_files", std::move(other_json)}});
@@ -350,8 +370,7 @@ int run_record(const VerbArgs& argv) {
     out << to_json(manifest, 2) << "\n";
     out.close();
     if (!out || std::rename(tmp.c_str(), manifest_path.c_str()) != 0) {
-      std::error_code ec;
-      fs::remove(tmp, ec);  // never leave a temporary behind
+      fs::remove(tmp, ec);  // never leave a temporary behind (ec: the one declared above)
       throw std::runtime_error(manifest_path.string() + ": cannot write");
     }
   }
@@ -365,6 +384,9 @@ int run_record(const VerbArgs& argv) {
     for (const auto& s : summaries) std::fprintf(stderr, "%s", collector::format_summary(s).c_str());
     if (summaries.empty())
       std::fprintf(stderr, "  no process initialised CUDA under the collector (is the program a CUDA program?)\n");
+    if (conflicts)
+      std::fprintf(stderr, "  %zu process%s ran another CUPTI client beside the collector; %s\n", conflicts,
+                   conflicts == 1 ? "" : "es", collector::both_views_advice().c_str());
     if (!others.empty()) std::fprintf(stderr, "  (%zu older trace files in the directory are not part of this run)\n", others.size());
     std::fprintf(stderr, "  manifest: %s\n", manifest_path.c_str());
   }
