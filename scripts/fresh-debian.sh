@@ -68,6 +68,10 @@ remove_root
 mkdir -p "$root"
 tar -C "$root" -xf "$base"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# dpkg as in container images: no fsync per file, no manuals and docs (the packages and their
+# dependencies are the same; unpacking ~250 of them took 962 s instead of 114 s on a loaded disk)
+printf 'force-unsafe-io\npath-exclude=/usr/share/man/*\npath-exclude=/usr/share/doc/*\n' \
+  > "$root/etc/dpkg/dpkg.cfg.d/parascope-fresh"
 for m in proc sys dev; do mount --bind "/$m" "$root/$m"; done
 mount --bind "$debs" "$root/var/cache/apt/archives"
 say "bare bookworm ready in $root"
@@ -90,7 +94,9 @@ step() {  # step NAME COMMAND: runs it inside, log in $logs/NAME.log, stops loud
     tail -n 25 "$logs/$1.log" >&2
     exit 1
   fi
-  say "$2: ok in $(( $(date +%s) - ts )) s; $(tail -n 1 "$logs/$1.log")"
+  local last
+  last=$(grep -h -o 'Parascope: built.*' "$logs/$1.log" | tail -n 1)  # configure's summary, if any
+  say "$2: ok in $(( $(date +%s) - ts )) s; ${last:-$(tail -n 1 "$logs/$1.log")}"
 }
 if [ "$mode" = configure ]; then
   step install scripts/install-deps.sh
