@@ -113,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
   });
   connect(timeline_, &TimelineView::layout_changed, this, [this] {
-    if (!applying_notes_ && trace_) {
+    // a relayout that changed nothing the notes keep (a resize) is not an edit
+    if (!applying_notes_ && trace_ && !(timeline_->layout_options() == notes_.view)) {
       notes_.view = timeline_->layout_options();
       schedule_notes_save();
     }
@@ -609,17 +610,20 @@ bool MainWindow::raise_dock(const QString& name, int height) {
 }
 
 bool MainWindow::show_first_view(const QString& find, bool expand_sm) {
+  if (!trace_) return false;
+  // a view, not an edit: no layout change here (zooming to an SM span unfolds its lanes, the
+  // expansion asked for) schedules a notes save, nor a later relayout that keeps it (a resize)
+  applying_notes_ = true;
   find_->set_pattern(find, MatchMode::kSubstring);
   const EventRef r = find_->find_next();  // selects and zooms (FindBar::found)
-  if (!r.valid() || !trace_) return false;
-  const int32_t device = trace_->tracks[r.track].key.device;
+  const int32_t device = r.valid() ? trace_->tracks[r.track].key.device : -1;
   if (expand_sm && device >= 0) {
-    applying_notes_ = true;  // layout_changed must not schedule a notes save
     timeline_->set_sm_expanded(device, true);
-    applying_notes_ = false;
     timeline_->zoom_to(r);  // its row moved down by the lanes above it
   }
-  return true;
+  notes_.view = timeline_->layout_options();
+  applying_notes_ = false;
+  return r.valid();
 }
 
 void MainWindow::center_on(TimeNs t) {
