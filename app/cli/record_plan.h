@@ -22,6 +22,7 @@ struct RecordPlan {
   std::vector<std::string> command;   // the program and its arguments
   std::string output_dir;             // made when missing
   bool collector = true;              // inject libparascope_cupti.so
+  bool cupti_guard = true;            // preload libparascope_cupti_guard.so (notices torch.profiler)
   std::string collector_lib;          // "": next to the CLI, $PARASCOPE_COLLECTOR_LIB, the build tree
   uint32_t kinds = 0;                 // collector::parse_kinds value; 0: the default kinds
   int64_t flush_ms = 1000, nvlink_sample_us = 0;

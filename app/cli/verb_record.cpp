@@ -49,6 +49,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--nvlink-metrics", true, false, "PM-sampling metric names instead of nvlrx__bytes.sum,nvltx__bytes.sum", ""},
     {"--start", true, false, "now (default) or api: record only between parascope_collector_start/stop", ""},
     {"--no-nccl", false, false, "do not load the NCCL profiler plugin", ""},
+    {"--no-cupti-guard", false, false, "do not preload the guard that notices another CUPTI client (torch.profiler) "
+                                       "in the program", ""},
     {"--world", true, false, "run a torch.distributed program as rank(s) of a world of N on this machine: a stand-in "
                              "process group records every collective, no data moves", ""},
     {"--rank", true, true, "with --world: the ranks to run, one after another (comma list or repeated; default 0)", ""},
@@ -305,6 +307,8 @@ JsonValue file_entry(const CaptureSummary& s, const fs::path& dir) {
   }
   uint64_t records = 0;
   for (const auto& [k, n] : s.records_by_kind) records += n;
+  JsonValue other_clients = JsonValue::array();
+  for (const auto& c : s.other_cupti_calls) other_clients.push(collector::to_json_value(c));
   return JsonValue::object({{"path", JsonValue::string(fs::relative(s.path, dir).string())},
                             {"host", JsonValue::string(s.meta("host"))},
                             {"pid", num(to_int(s.meta("pid"), 0))},
@@ -323,7 +327,8 @@ JsonValue file_entry(const CaptureSummary& s, const fs::path& dir) {
                             {"warnings", unum(s.warnings.size())},
                             {"start_time_unix_ns", unum(static_cast<uint64_t>(to_int(s.meta("start_time_unix_ns"), 0)))},
                             {"process_command", JsonValue::string(s.meta("process_command"))},
-                            {"devices", std::move(devices)}});
+                            {"devices", std::move(devices)},
+                            {"other_cupti_clients", std::move(other_clients)}});
 }
 
 // This session's traces in the directory (sorted by name); older ones are listed as others.
@@ -348,6 +353,23 @@ void collect_files(const fs::path& dir, const std::string& session, RecordOutcom
     files.push(file_entry(s, dir));
     out.summaries.push_back(std::move(s));
   }
+}
+
+size_t processes_with_other_cupti_client(const RecordOutcome& out) {
+  size_t n = 0;
+  for (const auto& s : out.summaries) n += !s.other_cupti_calls.empty();
+  return n;
+}
+
+// The CUPTI guard beside the collector (cupti_guard.h), "" when not to be preloaded or missing (said).
+std::string find_cupti_guard(const RecordPlan& plan, const std::string& lib) {
+  if (!plan.cupti_guard || lib.empty()) return {};
+  const std::string guard = (fs::path(lib).parent_path() / "libparascope_cupti_guard.so").string();
+  std::error_code ec;
+  if (fs::is_regular_file(guard, ec)) return guard;
+  std::fprintf(stderr, "parascope-cli record: %s not found: another CUPTI client in the program (torch.profiler) will "
+                       "not be noticed\n", guard.c_str());
+  return {};
 }
 
 void write_manifest(const fs::path& path, const JsonValue& manifest) {
@@ -411,6 +433,7 @@ RecordPlan plan_from_args(const Args& args) {
   plan.output_dir = args.value("--output").value_or(default_dir());
   plan.world_size = static_cast<int32_t>(int_option(args, "--world", 0, 1, 1 << 20));
   plan.collector = !args.flag("--no-collector");
+  plan.cupti_guard = !args.flag("--no-cupti-guard");
   if (!plan.world_size && (args.flag("--no-collector") || !args.values("--rank").empty()))
     throw UsageError("--rank and --no-collector go with --world N");
   for (const std::string& list : args.values("--rank")) {
@@ -448,6 +471,10 @@ void print_summary(const RecordPlan& plan, const RecordOutcome& out, const fs::p
   if (out.summaries.empty())
     std::fprintf(stderr, plan.world_size ? "  no process recorded anything (did the program call init_process_group?)\n"
                                          : "  no process initialised CUDA under the collector (is the program a CUDA program?)\n");
+  const size_t conflicts = processes_with_other_cupti_client(out);
+  if (conflicts)
+    std::fprintf(stderr, "  %zu process%s ran another CUPTI client beside the collector; %s\n", conflicts,
+                 conflicts == 1 ? "" : "es", collector::both_views_advice().c_str());
   if (!out.other_files.empty())
     std::fprintf(stderr, "  (%zu older trace files in the directory are not part of this run)\n", out.other_files.size());
   std::fprintf(stderr, "  manifest: %s\n", out.manifest_path.c_str());
@@ -499,7 +526,12 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
   if (!lib.empty()) warn_replaced_tools(lib);
 
   const std::string session = session_id();
-  const auto base_env = collector_env(plan, lib, plan.kinds, dir.string(), session);
+  auto base_env = collector_env(plan, lib, plan.kinds, dir.string(), session);
+  const std::string guard = find_cupti_guard(plan, lib);
+  if (!guard.empty()) {  // ahead of what the program preloads itself
+    const char* pre = std::getenv("LD_PRELOAD");
+    base_env.emplace_back("LD_PRELOAD", pre && *pre ? guard + ":" + pre : guard);
+  }
   // one exact file for every process would interleave them; a plugin we do not load is not inherited
   const std::set<std::string> drop = {"PARASCOPE_OUTPUT", "NCCL_PROFILER_PLUGIN"};
   RecordOutcome out;
@@ -558,6 +590,8 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
                                    {"signal", !out.signal.empty() ? JsonValue::string(out.signal) : JsonValue::null()}})},
        {"options", std::move(options)},
        {"collector_library", JsonValue::string(lib)},
+       {"cupti_guard", guard.empty() ? JsonValue::null() : JsonValue::string(guard)},
+       {"processes_with_other_cupti_client", num(static_cast<int64_t>(processes_with_other_cupti_client(out)))},
        {"clock", JsonValue::string("cupti")},
        {"files", std::move(files)},
        {"other_files", std::move(other_json)}});

@@ -2,11 +2,14 @@
 //   --render-png OUT   render INPUT's timeline offscreen to OUT (no window; works without a display)
 //   --screenshot OUT   open the window on INPUT, save a screenshot of it to OUT, then quit
 //   --size WxH         image/window size for the two above (default 1600x900)
-//   --find NAME        with --screenshot: select the first slice whose name contains NAME first
-//   --show DOCK        with --screenshot: raise that dock first (links, topology, roofline, ...)
-//   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction first
-//   --compare TRACE    with --show diff: diff INPUT against TRACE first
-//   --dock-size PX     with --show: that dock's height (bottom) or width (side)
+// The first view of INPUT, in the window or its screenshot (scripts/run passes the sample's):
+//   --find NAME        select the first slice whose name contains NAME and zoom to it
+//   --expand-sm        with --find: expand the SM lanes of that slice's GPU
+//   --show DOCK[,DOCK] raise those docks (links, topology, roofline, overlap, whatif, ...)
+//   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction
+//   --compare TRACE    with --show diff: diff INPUT against TRACE
+//   --dock-size PX     with --show: the last dock's height (bottom) or width (side)
+// A first view is not an edit: the notes file beside the trace is not rewritten for it.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -19,7 +22,6 @@
 #include <string_view>
 
 #include "gui/diff_view.h"
-#include "gui/find_bar.h"
 #include "gui/main_window.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
@@ -44,11 +46,12 @@ int main(int argc, char** argv) {
   cli.addOption({"render-png", "Render the timeline of INPUT offscreen to <file> and exit.", "file"});
   cli.addOption({"screenshot", "Open INPUT in the window, save a screenshot to <file> and exit.", "file"});
   cli.addOption({"size", "Size for --render-png/--screenshot, WxH.", "size", "1600x900"});
-  cli.addOption({"find", "With --screenshot: select the first slice whose name contains <name>.", "name"});
-  cli.addOption({"show", "With --screenshot: raise the dock <name> (links, topology, roofline, diff, whatif).", "name"});
-  cli.addOption({"dock-size", "With --show: the dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
-  cli.addOption({"whatif", "With --screenshot --show whatif: set these knobs (\"k=v k=v\") and run the prediction first.", "knobs"});
-  cli.addOption({"compare", "With --screenshot --show diff: compare INPUT with <trace> (a file or directory) first.", "trace"});
+  cli.addOption({"find", "First view: select the first slice whose name contains <name> and zoom to it.", "name"});
+  cli.addOption({"expand-sm", "First view, with --find: expand the SM lanes of that slice's GPU."});
+  cli.addOption({"show", "First view: raise the docks <names> (comma list: links, topology, roofline, overlap, diff, whatif).", "names"});
+  cli.addOption({"dock-size", "With --show: the last dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
+  cli.addOption({"whatif", "First view, with --show whatif: set these knobs (\"k=v k=v\") and run the prediction.", "knobs"});
+  cli.addOption({"compare", "First view, with --show diff: compare INPUT with <trace> (a file or directory).", "trace"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
   const QStringList inputs = cli.positionalArguments();
@@ -81,46 +84,59 @@ int main(int argc, char** argv) {
   }
 
   parascope::gui::MainWindow window;
-  if (cli.isSet("screenshot")) {
-    const QString out = cli.value("screenshot");
+  const bool shot = cli.isSet("screenshot");
+  if (shot) {
     window.set_interactive(false);
     window.resize(size);
-    QObject::connect(&window, &parascope::gui::MainWindow::trace_loaded, &window, [&] {
-      if (cli.isSet("find")) {
-        window.find_bar()->set_pattern(cli.value("find"), parascope::MatchMode::kSubstring);
-        window.find_bar()->find_next();
-        window.overlap()->wait();
+  }
+  bool first = true;  // the view options are for the trace of the command line, not a later File → Open
+  QObject::connect(&window, &parascope::gui::MainWindow::trace_loaded, &window, [&] {
+    if (!first) return;
+    first = false;
+    if (cli.isSet("find")) {
+      if (!window.show_first_view(cli.value("find"), cli.isSet("expand-sm")))
+        std::fprintf(stderr, "parascope: --find: no slice's name contains %s\n", qPrintable(cli.value("find")));
+      if (shot) window.overlap()->wait();
+    }
+    if (cli.isSet("show")) {
+      const QStringList docks = cli.value("show").split(',', Qt::SkipEmptyParts);
+      for (qsizetype i = 0; i < docks.size(); ++i) {
+        const int px = i + 1 == docks.size() && cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0;
+        if (!window.raise_dock(docks[i], px)) std::fprintf(stderr, "parascope: --show: no dock named %s\n", qPrintable(docks[i]));
       }
-      if (cli.isSet("show")) window.raise_dock(cli.value("show"), cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
-      if (cli.isSet("whatif")) {  // the knobs, then one run, as a user would in the dock
-        parascope::gui::WhatIfView* v = window.whatif();
-        v->wait();
-        for (const QString& kv : cli.value("whatif").split(' ', Qt::SkipEmptyParts)) {
-          const qsizetype eq = kv.indexOf('=');
-          if (eq <= 0 || !v->set_knob(kv.left(eq), kv.mid(eq + 1))) {
-            std::fprintf(stderr, "parascope: --whatif: cannot set %s\n", qPrintable(kv));
-            QApplication::exit(2);
-            return;
-          }
+    }
+    if (cli.isSet("whatif")) {  // the knobs, then one run, as a user would in the dock
+      parascope::gui::WhatIfView* v = window.whatif();
+      v->wait();
+      for (const QString& kv : cli.value("whatif").split(' ', Qt::SkipEmptyParts)) {
+        const qsizetype eq = kv.indexOf('=');
+        if (eq <= 0 || !v->set_knob(kv.left(eq), kv.mid(eq + 1))) {
+          std::fprintf(stderr, "parascope: --whatif: cannot set %s\n", qPrintable(kv));
+          if (shot) QApplication::exit(2);
+          return;
         }
-        v->run();
-        v->wait();
       }
-      if (cli.isSet("compare")) {
-        window.diff()->open_b({cli.value("compare")});
-        window.diff()->wait();
-      }
-      QTimer::singleShot(600, &window, [&] {
+      v->run();
+      if (shot) v->wait();
+    }
+    if (cli.isSet("compare")) {
+      window.diff()->open_b({cli.value("compare")});
+      if (shot) window.diff()->wait();
+    }
+    if (shot) {
+      const QString out = cli.value("screenshot");
+      QTimer::singleShot(600, &window, [&window, out] {
         const bool ok = window.grab().save(out);
         std::printf("%s\n", qPrintable(out));
         QApplication::exit(ok ? 0 : 1);
       });
-    });
+    }
+  });
+  if (shot)
     QObject::connect(&window, &parascope::gui::MainWindow::load_failed, &window, [](const QString& msg) {
       std::fprintf(stderr, "parascope: %s\n", qPrintable(msg));
       QApplication::exit(1);
     });
-  }
   window.show();
   window.open_inputs(inputs);
   return QApplication::exec();

@@ -113,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
   });
   connect(timeline_, &TimelineView::layout_changed, this, [this] {
-    if (!applying_notes_ && trace_) {
+    // a relayout that changed nothing the notes keep (a resize) is not an edit
+    if (!applying_notes_ && trace_ && !(timeline_->layout_options() == notes_.view)) {
       notes_.view = timeline_->layout_options();
       schedule_notes_save();
     }
@@ -487,12 +488,17 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   rebuild_bookmarks_menu();
 
   const TraceSummary s = summarize(*trace_);
-  int64_t kernels = 0, devices = 0;
+  int64_t kernels = 0, devices = 0, sm_spans = 0;
   for (const auto& p : s.processes)
     for (const auto& d : p.devices) {
       kernels += d.kernels;
+      sm_spans += d.sm_spans;
       ++devices;
     }
+  // per-SM probe files (parascope-bench --probe) hold SM-lane spans and no kernel records
+  const QString kernel_text = kernels == 0 && sm_spans > 0
+                                  ? tr("%1 SM-lane spans (probes; no kernel records)").arg(sm_spans)
+                                  : tr("%1 kernels").arg(kernels);
   // GPUs: physical ones (each rank of a torchrun capture also sees its peer's GPU); ranks:
   // distinct rank numbers (a launcher process has none)
   size_t gpus = 0;
@@ -505,10 +511,10 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                              ? tr(" (+%1 other processes)").arg(trace_->processes.size() - rank_count)
                              : QString();
   (void)devices;
-  status_->setText(tr("%1 ranks%10, %2 GPUs, %3 kernels, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
+  status_->setText(tr("%1 ranks%10, %2 GPUs, %3, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
                        .arg(rank_count)
                        .arg(gpus ? gpus : static_cast<size_t>(devices))
-                       .arg(kernels)
+                       .arg(kernel_text)
                        .arg(s.slices)
                        .arg(qstr(format_duration(s.end - s.start)))
                        .arg(loaded.load_seconds, 0, 'f', 2)
@@ -601,6 +607,23 @@ bool MainWindow::raise_dock(const QString& name, int height) {
       return true;
     }
   return false;
+}
+
+bool MainWindow::show_first_view(const QString& find, bool expand_sm) {
+  if (!trace_) return false;
+  // a view, not an edit: no layout change here (zooming to an SM span unfolds its lanes, the
+  // expansion asked for) schedules a notes save, nor a later relayout that keeps it (a resize)
+  applying_notes_ = true;
+  find_->set_pattern(find, MatchMode::kSubstring);
+  const EventRef r = find_->find_next();  // selects and zooms (FindBar::found)
+  const int32_t device = r.valid() ? trace_->tracks[r.track].key.device : -1;
+  if (expand_sm && device >= 0) {
+    timeline_->set_sm_expanded(device, true);
+    timeline_->zoom_to(r);  // its row moved down by the lanes above it
+  }
+  notes_.view = timeline_->layout_options();
+  applying_notes_ = false;
+  return r.valid();
 }
 
 void MainWindow::center_on(TimeNs t) {

@@ -54,6 +54,11 @@ class MainWindow : public QMainWindow {
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
   bool raise_dock(const QString& name, int height = 0);
+  // The first view a command line asks for (parascope --find, --expand-sm): the first slice whose
+  // name contains `find` selected and zoomed to, its overlap and details shown; with `expand_sm` its
+  // GPU's SM lanes expanded. A view, not an edit: the notes file is not rewritten for it. False
+  // when no slice matches.
+  bool show_first_view(const QString& find, bool expand_sm);
   // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
   void center_on(TimeNs t);
   KernelStatsModel* stats_model() const { return stats_model_; }

@@ -43,6 +43,7 @@ struct LayoutOptions {
   std::map<uint32_t, int> process_order;  // user order of ranks, else by rank
   bool show_cpu = true;
   bool hide_empty = true;           // tracks with neither slices nor counter samples get no row
+  bool operator==(const LayoutOptions&) const = default;
 };
 
 // Stable keys for collapse state.

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "bench/cuda_check.h"
+#include "parascope/collector.h"
 
 namespace parascope::bench {
 
@@ -88,6 +90,13 @@ std::vector<ProbeLaunch> ProbeSession::collect() {
     l.records.resize(std::min(header.next, header.capacity));
     if (!l.records.empty())
       PS_CUDA(cudaMemcpy(l.records.data(), h + 1, l.records.size() * sizeof(ProbeRecord), cudaMemcpyDeviceToHost));
+    // Under `parascope-cli record` the collector takes the buffer too: it moves the spans onto the
+    // CUPTI clock with its measured offset and keeps them beside the kernels (one coherent trace);
+    // without it this is a no-op and the --probe file is the only copy.
+    std::vector<unsigned char> host(sizeof header + l.records.size() * sizeof(ProbeRecord));
+    std::memcpy(host.data(), &header, sizeof header);
+    if (!l.records.empty()) std::memcpy(host.data() + sizeof header, l.records.data(), l.records.size() * sizeof(ProbeRecord));
+    parascope_collector_submit_probes(key.first, host.data(), host.size(), key.second.c_str(), 0);
     out.push_back(std::move(l));
   }
   return out;

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QLabel>
+#include <QStatusBar>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QNativeGestureEvent>
@@ -21,6 +23,7 @@
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
 #include "app/sample_copy.h"
+#include "skip.h"
 #include "test_paths.h"
 
 using namespace parascope;
@@ -349,10 +352,7 @@ TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][
 }
 
 TEST_CASE("The window opens the real Nsight Systems exports", "[app][gui][shared]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   test::qt_app();
   // copies: the window may write notes beside what it opens, never into ../shared
   const auto dir = test::temp_dir("gui-nsys");
@@ -393,4 +393,66 @@ TEST_CASE("The window opens the real Nsight Systems exports", "[app][gui][shared
     REQUIRE(c.bars[0].communication_ns == s.dur[k.index]);  // the window is the kernel itself
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("scripts/run's first view: the sample's first NCCL all-reduce selected and zoomed to, notes untouched", "[app][gui][first-view]") {
+  // scripts/run opens resources/samples/record_torch_nccl_2xh200 with --find ncclDevKernel_AllReduce
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  const test::InputCopy copy("gui-first-view", "resources/samples/record_torch_nccl_2xh200");
+  open_and_wait(w, {test::qpath(copy.path())});
+  const Trace& t = *w.timeline()->trace();
+  // the earliest slice whose name contains the pattern, over every track (the find bar searches
+  // from the view's start, which is the trace's start right after opening)
+  EventRef earliest;
+  TimeNs at = 0;
+  for (uint32_t ti = 0; ti < t.tracks.size(); ++ti)
+    for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i)
+      if (t.str(t.tracks[ti].slices.name[i]).find("ncclDevKernel_AllReduce") != std::string_view::npos &&
+          (!earliest.valid() || t.tracks[ti].slices.start[i] < at)) {
+        earliest = {ti, i};
+        at = t.tracks[ti].slices.start[i];
+      }
+  REQUIRE(earliest.valid());
+  const TimeNs full = w.timeline()->mapping().duration();
+  REQUIRE(w.show_first_view("ncclDevKernel_AllReduce", false));
+  const EventRef sel = w.timeline()->selected();
+  CHECK(sel.track == earliest.track);
+  CHECK(sel.index == earliest.index);
+  CHECK(t.tracks[sel.track].key.kind == TrackKind::kGpuStream);  // the kernel itself, not an API call
+  // zoomed to it: the 6.9 s trace down to the kernel with a margin
+  CHECK(w.timeline()->mapping().duration() < full / 100);
+  CHECK(w.timeline()->mapping().start() <= at);
+  CHECK(w.timeline()->mapping().end() >= at + t.tracks[sel.track].slices.dur[sel.index]);
+  CHECK(w.details_html().contains("ncclDevKernel_AllReduce"));
+  CHECK_FALSE(w.show_first_view("no slice is called this", false));
+  QTest::qWait(700);  // past the notes timer (400 ms): a first view is not an edit
+  CHECK_FALSE(std::filesystem::exists(copy.path().string() + ".parascope-notes.json"));
+}
+
+TEST_CASE("A probe-only file: the status line counts SM-lane spans, --expand-sm opens the lanes without writing notes", "[app][gui][first-view]") {
+  // fused_probe.pstrace: 74 + 74 SM-lane spans, no kernel records (resources/samples/fused_probe_2xh200)
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  const test::InputCopy copy("gui-probe-status", "resources/samples/fused_probe_2xh200");
+  open_and_wait(w, {test::qpath(copy.path())});
+  QString status;
+  for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (l->text().contains("GPUs")) status = l->text();
+  INFO(status.toStdString());
+  CHECK(status.contains("2 GPUs, 148 SM-lane spans (probes; no kernel records)"));
+  CHECK_FALSE(status.contains("0 kernels"));
+  REQUIRE(w.show_first_view("ag_gemm_fused_tma", true));
+  const EventRef sel = w.timeline()->selected();
+  const TrackKey key = w.timeline()->trace()->tracks[sel.track].key;
+  CHECK(key.kind == TrackKind::kSmLane);
+  CHECK(w.timeline()->layout_options().expanded_sm.count(key.device) == 1);
+  QTest::qWait(700);
+  CHECK_FALSE(std::filesystem::exists(copy.path().string() + ".parascope-notes.json"));
 }

@@ -1,5 +1,6 @@
 // main() for Qt test binaries: the QApplication lives on main's stack so it is destroyed before
 // exit handlers run (a static QApplication crashes at exit). Offscreen unless told otherwise.
+// Skips are reported to ctest (skip.h).
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -10,6 +11,8 @@
 #include <filesystem>
 #include <string>
 #include <unistd.h>
+
+#include "skip_main.h"
 
 int main(int argc, char** argv) {
   if (!std::getenv("QT_QPA_PLATFORM")) ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
@@ -25,7 +28,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(settings);
   for (const auto format : {QSettings::NativeFormat, QSettings::IniFormat})
     QSettings::setPath(format, QSettings::UserScope, QString::fromStdString(settings.string()));
-  const int rc = Catch::Session().run(argc, argv);
+  const int rc = parascope::test::skip_aware_result(Catch::Session().run(argc, argv));
   std::error_code ec;
   std::filesystem::remove_all(settings, ec);
   return rc;

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "cli/run_command.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/json.h"
 #include "trace/io/chunk_reader.h"
@@ -97,10 +98,7 @@ TEST_CASE("info on a damaged or newer .pstrace: warnings, or one line and exit 1
 
 #ifdef PARASCOPE_HAVE_SQLITE
 TEST_CASE("info reads an Nsight Systems SQLite export", "[cli][info][nsys]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   const std::string f = test::shared_path("data/nsys/mfu_2gpu_before.sqlite");
   const auto r = test::run_command(cli() + " info " + f);
   REQUIRE(r.exit_code == 0);

@@ -42,7 +42,7 @@ TEST_CASE("info on the record sample: ranks, named GPUs, streams with work, coll
 
 TEST_CASE("info on the bench's probe traces: GPUs and their SM lanes", "[cli][info][probe]") {
   const auto r = test::run_command(cli() + " info " + test::sample_path("fused_probe_2xh200/fused_probe.pstrace") + " " +
-                                   test::sample_path("fused_probe_2xh200/collectives_probe.pstrace"));
+                                   test::sample_path("collectives_probe_2xh200/collectives_probe.pstrace"));
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("GPU 1  NVIDIA H200 (132 SMs)"));
   // all_reduce twoshot TMA 128 + LD/ST 528 + all_gather TMA 96 spans per GPU, every SM used

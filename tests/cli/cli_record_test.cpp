@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "cli/run_command.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/json.h"
 
@@ -47,4 +48,39 @@ TEST_CASE("record passes the program's exit status through and writes a manifest
   CHECK(*m.find("options")->find("flush_ms")->as_int() == 250);
   CHECK(m.find("command")->items().at(0).text() == "sh");
   fs::remove_all(dir);
+}
+
+TEST_CASE("record preloads the CUPTI guard found beside the collector and names it in the manifest", "[cli][record][guard]") {
+#ifndef PARASCOPE_GUARD_LIB
+  PARASCOPE_SKIP("the CUPTI guard is built with the collector, on machines with CUDA");
+#else
+  const fs::path dir = test::temp_dir("record-guard");
+  const fs::path lib = dir / "libparascope_cupti.so";  // never loaded: sh does not start CUDA
+  std::ofstream(lib) << "";
+  const std::string run = cli() + " record --lib " + lib.string() + " -o " + (dir / "out").string();
+  const std::string show = " -- sh -c 'echo \"$LD_PRELOAD\"'";
+  SECTION("absent: said, nothing preloaded") {
+    const auto r = test::run_command("env -u LD_PRELOAD " + run + show);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "\n");
+    CHECK_THAT(r.err, Catch::Contains((dir / "libparascope_cupti_guard.so").string() + " not found: another CUPTI client"));
+    CHECK(load_json_file((dir / "out" / "manifest.json").string()).find("cupti_guard")->is_null());
+  }
+  SECTION("beside the collector: preloaded first, the program's own LD_PRELOAD kept after it") {
+    fs::copy_file(PARASCOPE_GUARD_LIB, dir / "libparascope_cupti_guard.so");
+    const std::string guard = fs::canonical(dir / "libparascope_cupti_guard.so").string();
+    auto r = test::run_command("env -u LD_PRELOAD " + run + show);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == guard + "\n");
+    const JsonValue m = load_json_file((dir / "out" / "manifest.json").string());
+    CHECK(m.find("cupti_guard")->text() == guard);
+    CHECK(*m.find("processes_with_other_cupti_client")->as_int() == 0);
+    r = test::run_command("LD_PRELOAD=libm.so.6 " + run + show);
+    CHECK(r.out == guard + ":libm.so.6\n");
+    r = test::run_command("env -u LD_PRELOAD " + run + " --no-cupti-guard" + show);
+    CHECK(r.out == "\n");
+    CHECK(load_json_file((dir / "out" / "manifest.json").string()).find("cupti_guard")->is_null());
+  }
+  fs::remove_all(dir);
+#endif
 }

@@ -82,3 +82,78 @@ TEST_CASE("A capture summary counts kernels, peer copies and NCCL annotations pe
   CHECK(*j.find("nccl")->find("operations_linked_to_kernels")->as_int() == 1);
   fs::remove_all(dir);
 }
+
+TEST_CASE("Another CUPTI client's calls come back from the capture, the last value of each entry counting", "[collector][summary][guard]") {
+  // What the collector writes when the guard saw Kineto (in libtorch_cuda.so) subscribe while the
+  // collector held CUPTI, then register activity buffers: a metadata chunk at first sight, the
+  // final metadata with the counts at exit (entry 1 called 3 times by then), and one entry that is
+  // not what encode_other_cupti_call writes (counted as unreadable, not guessed).
+  OtherCuptiCall sub;
+  sub.function = "cuptiSubscribe", sub.caller = "/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so";
+  sub.result = 39, sub.result_name = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39)";
+  sub.calls = 1, sub.first_unix_ns = 1796037816195372550ull;
+  OtherCuptiCall reg = sub;
+  reg.function = "cuptiActivityRegisterCallbacks", reg.result = 0, reg.result_name = "CUPTI_SUCCESS (0)";
+  reg.first_unix_ns += 1000;
+  const fs::path dir = test::temp_dir("summary-guard");
+  const std::string path = (dir / "h-2-r0.pstrace").string();
+  {
+    CaptureWriter w(path, {}, nullptr);
+    w.start();
+    w.submit_chunk(ChunkType::kMetadata, encode_metadata({{"cupti_guard", "preloaded"},
+                                                          {"other_cupti_client.0", encode_other_cupti_call(sub)},
+                                                          {"other_cupti_client.1", encode_other_cupti_call(reg)}}));
+    reg.calls = 3;
+    w.finish({{"status", "recording"},
+              {"other_cupti_client.0", encode_other_cupti_call(sub)},
+              {"other_cupti_client.1", encode_other_cupti_call(reg)},
+              {"other_cupti_client.2", "cuptiSubscribe\tlib.so\tnot-a-number\t\t0\t1\t5"}});
+  }
+  const CaptureSummary s = summarize_capture(path);
+  CHECK(s.meta("cupti_guard") == "preloaded");
+  REQUIRE(s.other_cupti_calls.size() == 2);
+  CHECK(s.other_cupti_calls_unreadable == 1);
+  const OtherCuptiCall& a = s.other_cupti_calls[0];
+  CHECK(a.function == "cuptiSubscribe");
+  CHECK(a.caller == sub.caller);
+  CHECK(a.result == 39);
+  CHECK(a.calls == 1);
+  CHECK(a.first_unix_ns == 1796037816195372550ull);
+  CHECK(s.other_cupti_calls[1].function == "cuptiActivityRegisterCallbacks");
+  CHECK(s.other_cupti_calls[1].calls == 3);
+  CHECK(other_cupti_client_name(a.caller) == "torch.profiler (Kineto, in libtorch_cuda.so)");
+  CHECK(other_cupti_client_name("/opt/tool/libtracer.so") == "libtracer.so");
+  const std::string text = format_summary(s);
+  CHECK_THAT(text, Catch::Contains("  another CUPTI client: torch.profiler (Kineto, in libtorch_cuda.so) called cuptiSubscribe "
+                                   "and CUPTI refused it (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39)): CUPTI serves "
+                                   "one subscriber and the collector holds it"));
+  CHECK_THAT(text, Catch::Contains("registered its own CUPTI activity buffers (3 times) (CUPTI_SUCCESS (0))"));
+  CHECK_THAT(text, Catch::Contains("  another CUPTI client: 1 unreadable metadata entries"));
+  const JsonValue j = to_json_value(s);
+  CHECK(j.find("cupti_guard")->text() == "preloaded");
+  REQUIRE(j.find("other_cupti_clients")->items().size() == 2);
+  const JsonValue& first = j.find("other_cupti_clients")->items()[0];
+  CHECK(first.find("client")->text() == "torch.profiler (Kineto, in libtorch_cuda.so)");
+  CHECK(*first.find("result")->as_int() == 39);
+  CHECK(first.find("first_unix_ns")->text() == "1796037816195372550");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("An other-CUPTI-client entry round-trips and refuses what it did not write", "[collector][guard]") {
+  OtherCuptiCall c;
+  c.function = "cuptiActivityEnable", c.caller = "/x/libkineto.so", c.result = 0, c.result_name = "CUPTI_SUCCESS (0)";
+  c.argument = 10, c.calls = 7, c.first_unix_ns = 42;
+  const auto back = decode_other_cupti_call(encode_other_cupti_call(c));
+  REQUIRE(back);
+  CHECK(back->function == "cuptiActivityEnable");
+  CHECK(back->caller == "/x/libkineto.so");
+  CHECK(back->argument == 10);
+  CHECK(back->calls == 7);
+  CHECK(back->first_unix_ns == 42);
+  CHECK(describe_other_cupti_call(*back) ==
+        "torch.profiler (Kineto, in libkineto.so) enabled CUPTI activity kind 10 (7 times) (CUPTI_SUCCESS (0))");
+  CHECK_FALSE(decode_other_cupti_call(""));
+  CHECK_FALSE(decode_other_cupti_call("cuptiSubscribe\tlib.so\t39\tx\t0\t1"));        // 6 fields
+  CHECK_FALSE(decode_other_cupti_call("cuptiSubscribe\tlib.so\t39\tx\t0\t1\t2\t3"));  // 8 fields
+  CHECK_FALSE(decode_other_cupti_call("cuptiSubscribe\tlib.so\t39x\tx\t0\t1\t2"));    // trailing junk in a number
+}

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/collector/capture_writer.h"
 #include "trace/collector/chunk_payloads.h"
@@ -248,8 +249,7 @@ TEST_CASE("abort() and a segfault keep every delivered chunk and close the file"
   SECTION("segfault") {
 #if defined(__SANITIZE_ADDRESS__)
     // AddressSanitizer keeps SIGSEGV for itself (allow_user_segv_handler=0): our handler never runs
-    WARN("skipped under AddressSanitizer, which does not let programs handle SIGSEGV");
-    return;
+    PARASCOPE_SKIP("the segfault case under AddressSanitizer, which does not let programs handle SIGSEGV");
 #endif
     const int status = in_child(path, 60000, [](CaptureWriter& w) {
       w.submit_chunk(ChunkType::kWarnings, warning_payload("before segv"));

@@ -6,14 +6,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "io/trace_compare.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
@@ -142,16 +145,42 @@ TEST_CASE("Chunk prefetcher: the parse hook's result comes with its chunk, empty
 }
 
 TEST_CASE("Chunk prefetcher: destroyed before every chunk was taken, it stops", "[io][pstrace]") {
+  // The reader takes one payload, then throws (a decoding error) and destroys the prefetcher with
+  // the rest untaken. With ahead = 1 the prefetch thread has read at most the next chunk by then:
+  // the destructor must stop it there (a thread draining the file first, or waiting for a next()
+  // that never comes, fails here; the second hangs until ctest's timeout). A parse hook that wants
+  // every chunk counts what was read: chunk 0, and chunk 1 if the thread got to it.
   const fs::path dir = test::temp_dir("pst-prefetch-stop");
   const std::string path = sample_in_small_chunks(dir);
   ChunkReader r(path);
   const std::vector<const ChunkInfo*> order = file_order(r);
+  REQUIRE(order.size() > 20);
+  std::vector<uint8_t> first;
   {
-    ChunkPrefetcher ahead(r, order, 1);
-    std::vector<uint8_t> got;
-    ahead.next(got);  // then a reader that threw (a decoding error) leaves the rest
+    ChunkReader plain(path);
+    first = plain.payload(*order[0]);
   }
-  SUCCEED("the destructor joined the thread");
+  std::mutex m;
+  std::vector<uint64_t> parsed_offsets;
+  ChunkPrefetcher::Parse parse;
+  parse.wants = [](const ChunkInfo&) { return true; };
+  parse.parse = [&](const ChunkInfo& c, const std::vector<uint8_t>&, std::unique_ptr<ParsedChunk>&) {
+    std::lock_guard lock(m);
+    parsed_offsets.push_back(c.offset);
+  };
+  {
+    ChunkPrefetcher ahead(r, order, 1, parse);
+    std::vector<uint8_t> got;
+    std::unique_ptr<ParsedChunk> parsed;
+    ahead.next(got, parsed);
+    CHECK(got == first);
+  }
+  // the destructor joined the thread: nothing is parsed any more, and it read no more than 2 chunks
+  std::lock_guard lock(m);
+  REQUIRE(!parsed_offsets.empty());
+  CHECK(parsed_offsets.size() <= 2);
+  CHECK(std::find(parsed_offsets.begin(), parsed_offsets.end(), order[0]->offset) != parsed_offsets.end());
+  for (const uint64_t o : parsed_offsets) CHECK((o == order[0]->offset || o == order[1]->offset));
   fs::remove_all(dir);
 }
 
@@ -258,10 +287,7 @@ static size_t resident_pages(const void* at, size_t bytes) {
 }
 
 TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops on demand", "[io][pstrace]") {
-  if (!PagePrefaulter::supported()) {
-    WARN("SKIPPED: no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
-    return;
-  }
+  if (!PagePrefaulter::supported()) PARASCOPE_SKIP("no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t bytes = size_t{8} << 20;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -299,10 +325,7 @@ TEST_CASE("Page prefaulter: maps reserved memory without writing it, and stops o
 }
 
 TEST_CASE("Page prefaulter, caller-driven: step() maps a slice at a time on the calling thread, none after stop()", "[io][pstrace]") {
-  if (!PagePrefaulter::supported()) {
-    WARN("SKIPPED: no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
-    return;
-  }
+  if (!PagePrefaulter::supported()) PARASCOPE_SKIP("no MADV_POPULATE_WRITE on this system (Linux >= 5.14): the prefaulter does nothing here");
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t bytes = size_t{4} << 20;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

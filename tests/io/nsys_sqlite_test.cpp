@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/core/summary.h"
@@ -62,10 +63,7 @@ void check_export(const std::string& file, const std::vector<Expected>& expected
 //   CUPTI_ACTIVITY_KIND_RUNTIME row with globalTid & ~0xFFFFFF = globalPid; CPU slices:
 //   count(*) of CUPTI_ACTIVITY_KIND_RUNTIME + NVTX_EVENTS (all eventType 59, push/pop).
 TEST_CASE("Nsight export h100_2gpu_1s: per-device counts equal sqlite3's", "[io][nsys]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   // kernels 1721/1721, memcpy 452/452 (55159490089 bytes each), memset 11/11, syncs 122/122,
   // flows 2092, runtime 5796 + NVTX 16782 = 22578 CPU slices
   check_export(test::shared_path("data/nsys/h100_2gpu_1s.sqlite"),
@@ -74,10 +72,7 @@ TEST_CASE("Nsight export h100_2gpu_1s: per-device counts equal sqlite3's", "[io]
 }
 
 TEST_CASE("Nsight export mfu_2gpu_before: per-device counts equal sqlite3's", "[io][nsys]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   // kernels 1993/2017 (33 ncclDevKernel_SendRecv each), memcpy 510/510 (4023067272 bytes each),
   // memset 133/136, syncs 178/188, flows 5268, runtime 7466 + NVTX 19118 CPU slices
   check_export(test::shared_path("data/nsys/mfu_2gpu_before.sqlite"),
@@ -86,10 +81,7 @@ TEST_CASE("Nsight export mfu_2gpu_before: per-device counts equal sqlite3's", "[
 }
 
 TEST_CASE("Nsight export details: clock, names, copy kinds, launch flows, NVTX", "[io][nsys]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   const Trace t = load_trace({test::shared_path("data/nsys/h100_2gpu_1s.sqlite")});
   REQUIRE(t.processes.size() == 2);
   // TARGET_INFO_SESSION_START_TIME.utcEpochNs = 1779630014975716426; earliest row of all tables:

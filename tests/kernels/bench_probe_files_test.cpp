@@ -78,7 +78,7 @@ TEST_CASE("Fused probe sample: the spans per GPU and buffer the bench printed", 
 
 TEST_CASE("Collectives probe sample: 752 spans per GPU on all 132 SMs", "[bench][probe][real]") {
   PstraceFileReport report;
-  const Trace t = read_pstrace(test::sample_path("fused_probe_2xh200/collectives_probe.pstrace"), {}, &report);
+  const Trace t = read_pstrace(test::sample_path("collectives_probe_2xh200/collectives_probe.pstrace"), {}, &report);
   // "probe: 6 buffers, 1504 records, 0 overflowed"
   CHECK(report.probe_records == 1504);
   const auto b = buffers(t);

@@ -20,6 +20,7 @@
 #include <new>
 #include <random>
 
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/io/chunk_reader.h"
@@ -147,7 +148,7 @@ const std::vector<std::string> kJsonSamples = {
 // Every real .pstrace: parascope-bench probe files (with and without index), collector files.
 const std::vector<std::string> kPstraceSamples = {
     "resources/samples/fused_probe_2xh200/fused_probe.pstrace",
-    "resources/samples/fused_probe_2xh200/collectives_probe.pstrace",
+    "resources/samples/collectives_probe_2xh200/collectives_probe.pstrace",
     "resources/samples/record_torch_nccl_2xh200/vm-3445-rnone.pstrace",
     "resources/samples/record_torch_nccl_2xh200/vm-3490-r0.pstrace",
     "resources/samples/record_torch_nccl_2xh200/vm-3491-r1.pstrace",
@@ -339,13 +340,9 @@ TEST_CASE("Record directories with cut files and damaged manifests never crash",
 }
 
 TEST_CASE("Truncated and flipped Nsight exports never crash", "[reliability][nsys]") {
-  if (!test::shared_available()) {
-    WARN("skipped: ../shared/data (real Nsight exports) is not present");
-    return;
-  }
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
 #ifndef PARASCOPE_HAVE_SQLITE
-  WARN("skipped: built without SQLite");
-  return;
+  PARASCOPE_SKIP("built without the SQLite reader (PARASCOPE_SQLITE off or sqlite3 missing)");
 #endif
   const fs::path dir = test::temp_dir("nsys-corrupt");
   std::mt19937_64 rng(20261203);

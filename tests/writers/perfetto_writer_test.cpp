@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/run_command.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/trace_builder.h"
 #include "trace/io/perfetto_writer.h"
@@ -80,10 +81,7 @@ Decoded decode_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("A hand-built trace decodes with protoc with every track, slice, flow and counter", "[writers][perfetto]") {
-  if (!have_protoc()) {
-    WARN("protoc not installed (apt-get install protobuf-compiler): skipping the --decode_raw check");
-    return;
-  }
+  if (!have_protoc()) PARASCOPE_SKIP("protoc not installed (apt-get install protobuf-compiler): skipping the --decode_raw check");
   // one rank, one GPU: stream 7 with a parent [0,100) holding children [10,20) and [90,120) (the
   // second reaches past its parent and is cut at 100), an instant at 50; a CPU thread with a
   // launch [0,5) flowing to the parent; a host counter with 3 samples
@@ -127,10 +125,7 @@ TEST_CASE("A hand-built trace decodes with protoc with every track, slice, flow 
 }
 
 TEST_CASE("convert writes a .pftrace of the real sample that protoc decodes completely", "[writers][perfetto][real][cli]") {
-  if (!have_protoc()) {
-    WARN("protoc not installed (apt-get install protobuf-compiler): skipping the --decode_raw check");
-    return;
-  }
+  if (!have_protoc()) PARASCOPE_SKIP("protoc not installed (apt-get install protobuf-compiler): skipping the --decode_raw check");
   const fs::path dir = test::temp_dir("pftrace-cli");
   const std::string out = (dir / "sample.pftrace").string();
   const std::string s = test::sample_path("allreduce_matmul_2xh200/");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -174,6 +175,26 @@ CaptureSummary summarize_capture(const std::string& path) {
     ++d.nccl_kernels;
     if (annotated.count(a.correlation)) ++d.nccl_kernels_annotated;
   }
+  // another CUPTI client's calls: one metadata key per call, the last value of each key counts
+  std::map<int, std::string> calls;
+  const std::string prefix = kOtherCuptiCallKey;
+  for (const auto& [k, v] : s.metadata) {
+    if (k.rfind(prefix, 0) != 0) continue;
+    try {
+      size_t used = 0;
+      const int i = std::stoi(k.substr(prefix.size()), &used);
+      if (used == k.size() - prefix.size() && i >= 0) {
+        calls[i] = v;
+        continue;
+      }
+    } catch (const std::exception&) {
+    }
+    ++s.other_cupti_calls_unreadable;
+  }
+  for (const auto& [i, v] : calls) {
+    if (auto c = decode_other_cupti_call(v)) s.other_cupti_calls.push_back(std::move(*c));
+    else ++s.other_cupti_calls_unreadable;
+  }
   return s;
 }
 
@@ -221,6 +242,8 @@ JsonValue to_json_value(const CaptureSummary& s) {
   JsonValue warnings = JsonValue::array();
   for (const auto& w : s.warnings) warnings.push(JsonValue::string(w));
   for (const auto& w : s.reader_warnings) warnings.push(JsonValue::string("reader: " + w));
+  JsonValue others = JsonValue::array();
+  for (const auto& c : s.other_cupti_calls) others.push(to_json_value(c));
   return JsonValue::object({{"path", JsonValue::string(s.path)},
                             {"complete", JsonValue::boolean(s.complete)},
                             {"file_bytes", num(s.file_bytes)},
@@ -245,6 +268,8 @@ JsonValue to_json_value(const CaptureSummary& s) {
                                                           {"overflow", num(s.probe_overflow)}})},
                             {"counters", std::move(counters)},
                             {"clock_syncs", std::move(clocks)},
+                            {"cupti_guard", JsonValue::string(s.meta("cupti_guard"))},
+                            {"other_cupti_clients", std::move(others)},
                             {"warnings", std::move(warnings)}});
 }
 
@@ -282,6 +307,9 @@ std::string format_summary(const CaptureSummary& s) {
   if (s.probe_chunks)
     line("  probes: " + std::to_string(s.probe_chunks) + " buffers, " + std::to_string(s.probe_records) + " spans, " +
          std::to_string(s.probe_overflow) + " lost to overflow");
+  for (const auto& c : s.other_cupti_calls) line("  another CUPTI client: " + describe_other_cupti_call(c));
+  if (s.other_cupti_calls_unreadable)
+    line("  another CUPTI client: " + std::to_string(s.other_cupti_calls_unreadable) + " unreadable metadata entries");
   for (const auto& w : s.warnings) line("  warning: " + w);
   for (const auto& w : s.reader_warnings) line("  reader: " + w);
   return out;

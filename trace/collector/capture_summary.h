@@ -1,6 +1,7 @@
 // What one collector .pstrace holds, counted per device: kernels (NCCL ones and how many carry NCCL
 // annotations), copies (peer copies by source → destination), memsets, syncs, NVTX, API calls,
-// NCCL operations, probe and counter data, clock offsets, drops, warnings and the metadata.
+// NCCL operations, probe and counter data, clock offsets, drops, warnings, another CUPTI client's
+// calls (torch.profiler beside the collector) and the metadata.
 // `record` prints it after a run and writes it into manifest.json; parascope-collector-dump
 // prints it for any file. Reads through ChunkReader, so a file cut by SIGKILL is summarised up to
 // its last complete chunk (complete = false). CUDA-free.
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "trace/collector/chunk_payloads.h"
+#include "trace/collector/other_cupti_clients.h"
 #include "trace/core/json.h"
 
 namespace parascope::collector {
@@ -53,6 +55,10 @@ struct CaptureSummary {
     uint64_t at_ns;
   };
   std::vector<Clock> clock_syncs;
+  // another CUPTI client's calls in this process (other_cupti_clients.h), first seen first;
+  // unreadable entries (a damaged file) are counted, not guessed
+  std::vector<OtherCuptiCall> other_cupti_calls;
+  uint64_t other_cupti_calls_unreadable = 0;
   std::string meta(const std::string& key) const { return metadata_value(metadata, key); }
 };
 

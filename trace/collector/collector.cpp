@@ -1,11 +1,13 @@
 #include "trace/collector/collector.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 
 #include "trace/collector/clock_sync.h"
 #include "trace/collector/crash_guard.h"
+#include "trace/collector/cupti_guard.h"
 #include "trace/collector/nccl_plugin.h"
 #include "trace/collector/pm_sampler.h"
 
@@ -45,6 +48,12 @@ std::string read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);
   std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return s;
+}
+
+// The CUPTI guard's reader when `record` preloaded it into this process (cupti_guard.h), else null.
+parascope_cupti_guard_calls_fn cupti_guard() {
+  static const auto fn = reinterpret_cast<parascope_cupti_guard_calls_fn>(::dlsym(RTLD_DEFAULT, "parascope_cupti_guard_calls"));
+  return fn;
 }
 
 std::string command_line() {
@@ -160,6 +169,7 @@ Metadata Collector::start_metadata() const {
       {"capture_start", config_.start_now ? "now" : "api"},
       {"nvlink_sample_us", std::to_string(config_.nvlink_sample_us)},
       {"cupti_api_compiled", std::to_string(CUPTI_API_VERSION)},
+      {"cupti_guard", cupti_guard() ? "preloaded" : "absent"},  // can another CUPTI client be noticed
   };
   // relation between CUPTI's clock and the host clocks at start: readers align other sources
   kv.emplace_back("realtime_minus_monotonic_ns",
@@ -188,6 +198,8 @@ Metadata Collector::final_metadata() {
   kv.emplace_back("nccl_launches_with_correlation", std::to_string(ns.launches_with_correlation));
   kv.emplace_back("nccl_dropped_events", std::to_string(ns.dropped_events));
   if (writer_) kv.emplace_back("collector_tid", std::to_string(writer_->writer_tid()));
+  const Metadata others = other_cupti_calls(true);
+  kv.insert(kv.end(), others.begin(), others.end());
   std::string errs;
   for (const auto& e : kind_errors_) errs += (errs.empty() ? "" : "; ") + e;
   if (!errs.empty()) kv.emplace_back("kind_errors", errs);
@@ -836,6 +848,10 @@ void Collector::periodic(CaptureWriter::HookReason reason) {
     launches_at_last_check_ = launches;
     kernels_at_last_check_ = kernels;
   }
+  if (!crash && !final) {  // another CUPTI client's new calls, kept at once (final: in the final metadata)
+    const Metadata others = other_cupti_calls(false);
+    if (!others.empty()) writer_->submit_chunk(ChunkType::kMetadata, encode_metadata(others));
+  }
   std::vector<uint8_t> extra;
   {
     std::lock_guard lock(pending_mutex_);
@@ -891,6 +907,33 @@ void Collector::at_exit() {
   const auto s = writer_->stats();
   std::fprintf(stderr, "parascope collector: wrote %s (%llu records, %llu dropped, status %s)\n", writer_->path().c_str(),
                static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.dropped), status_.c_str());
+}
+
+Metadata Collector::other_cupti_calls(bool all) {
+  Metadata kv;
+  const parascope_cupti_guard_calls_fn guard = cupti_guard();
+  if (!guard) return kv;
+  parascope_guard_call calls[PARASCOPE_GUARD_MAX_CALLS];
+  const int n = std::min(guard(calls, PARASCOPE_GUARD_MAX_CALLS), PARASCOPE_GUARD_MAX_CALLS);
+  std::lock_guard lock(other_calls_mutex_);
+  other_calls_seen_.resize(static_cast<size_t>(n), 0);
+  for (int i = 0; i < n; ++i) {
+    const parascope_guard_call& g = calls[i];
+    uint64_t& seen = other_calls_seen_[static_cast<size_t>(i)];
+    if (!all && seen == g.calls) continue;
+    OtherCuptiCall c;
+    c.function = std::string(g.function, strnlen(g.function, sizeof g.function));
+    c.caller = std::string(g.caller, strnlen(g.caller, sizeof g.caller));
+    c.result = g.result;
+    c.result_name = cupti_ ? cupti_->error(static_cast<CUptiResult>(g.result)) : "";
+    c.argument = g.argument;
+    c.calls = g.calls;
+    c.first_unix_ns = g.first_unix_ns;
+    if (seen == 0) std::fprintf(stderr, "parascope collector: %s\n", describe_other_cupti_call(c).c_str());
+    seen = g.calls;
+    kv.emplace_back(kOtherCuptiCallKey + std::to_string(i), encode_other_cupti_call(c));
+  }
+  return kv;
 }
 
 bool Collector::crash_flush(int sig, int timeout_ms) noexcept {

@@ -5,7 +5,9 @@
 // callbacks (which only hand buffers over), the writer-thread hook (periodic CUPTI flush, NCCL
 // records, PM-sampling decode, clock sync, probe chunks), and the flushes at cudaDeviceReset,
 // context destruction, exit and crashes. When CUPTI refuses us because another tool holds it, the
-// trace says so (warnings + metadata "status") instead of being silently empty.
+// trace says so (warnings + metadata "status") instead of being silently empty; when another
+// client in the process (torch.profiler) is refused or takes CUPTI's buffers after us, the CUPTI
+// guard `record` preloads notices it and the trace says that too (other_cupti_clients.h).
 #pragma once
 
 #include <cupti.h>
@@ -27,6 +29,7 @@
 #include "trace/collector/collector_config.h"
 #include "trace/collector/cupti_api.h"
 #include "trace/collector/driver_api.h"
+#include "trace/collector/other_cupti_clients.h"
 
 namespace parascope::collector {
 
@@ -81,6 +84,9 @@ class Collector {
   void note_bracket_kernel(const CollectedActivity& a);  // writer thread: a clock-bracket kernel record
   void resolve_brackets(bool force);    // writer thread: combined clock offsets, clock_sync records
   void rename_for_rank();
+  // Another CUPTI client's calls the guard saw (other_cupti_clients.h), as metadata entries: those
+  // new or changed since the last call, or all of them.
+  Metadata other_cupti_calls(bool all);
 
   // recursive: an entry point may run inside another (NVTX's first call during CUDA's injection)
   mutable std::recursive_mutex mutex_;
@@ -148,6 +154,8 @@ class Collector {
   std::unique_ptr<PmSampler> sampler_;  // under sampler_mutex_ once started
   bool sampler_exit_hook_ = false;      // under sampler_mutex_
   void drain_sampler(bool stop);
+  std::mutex other_calls_mutex_;
+  std::vector<uint64_t> other_calls_seen_;  // per guard entry: its call count when last written
 };
 
 }  // namespace parascope::collector
