@@ -1,9 +1,11 @@
 // A hand-built trace of PKB's worker as the collector records it (utils/performance.py's loop),
 // shared by the pkb tests; every expected value is worked out from the timeline drawn here.
 //
-//   thread (rank 0)     first call                       warm-up      timed loop (4 iterations)
+//   thread (rank 0)     the shape hook's start-up cudaDeviceSynchronize [500, 600)
+//                       first call                       warm-up      timed loop (4 iterations)
 //     NVTX aten::mm [1000, 3000)  c10d::allreduce_ [3000, 4000)       at h_k = 50000 + 20000 k, k = 0..4:
-//     launch gemm 1100, launch nccl 3100                               cudaEventCreateWithFlags [h_k, +100)
+//     launch gemm 1100, launch nccl 3100                               cudaEventCreateWithFlags [h_k, +50)
+//                                                                      cudaGetDevice [h_k + 60, +30)
 //     cudaDeviceSynchronize [4000, 32000)                              cudaEventRecord [h_k + 100, +100)
 //                                   launch gemm 32500                  (k < 4) launch gemm h_k + 300, nccl h_k + 500
 //                                   cudaDeviceSynchronize [40000, 41000)   sync [h_4 + 300, 171000), then 5 x
@@ -62,6 +64,7 @@ inline PkbLoopTrace make_pkb_loop_trace() {
   };
   const char* kGemm = "nvjet_sm90_tst_128x256_64x4_1x2_h_bz_coopA_NNT";
   const char* kNccl = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
+  api("cudaDeviceSynchronize", 500, 100);  // emit_nvtx's __enter__ (the shape hook), nothing launched yet
   // first call
   nvtx("aten::mm, seq = 0, op_id = 1, sizes = [[1024, 512], [512, 1024]]", 1000, 2000);
   b.add_flow(api("cudaLaunchKernel", 1100, 100), kernel(kGemm, 1300, 10000), FlowKind::kLaunch);
@@ -78,7 +81,8 @@ inline PkbLoopTrace make_pkb_loop_trace() {
   // timed loop
   for (int k = 0; k <= 4; ++k) {
     const TimeNs h = 50000 + 20000 * k;
-    api("cudaEventCreateWithFlags", h, 100);
+    api("cudaEventCreateWithFlags", h, 50);
+    api("cudaGetDevice", h + 60, 30);  // torch's device guard, as in the collector's PyTorch traces
     api("cudaEventRecord", h + 100, 100);
     if (k == 4) break;
     const TimeNs g = 50500 + 30000 * k;

@@ -9,7 +9,7 @@
 
 #include "pkb/suite/suite_folder.h"
 #include "pkb_loop_trace.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/trace_writer.h"  // not pstrace_writer.h: its emit() clashes with Qt's macro in GUI tests
 
 namespace parascope::test {
 
@@ -48,7 +48,7 @@ inline void make_pkb_suite(const std::string& root) {
   ok.window = {true, 4, 120300, ""};
   pkb::write_task_record(p, ok);
   write_text(std::filesystem::path(p.perf_dir(ok.stem)) / "rank_0_perf.json", kPkbPerfJson);
-  write_pstrace(make_pkb_loop_trace().trace, p.task_dir(ok.stem) + "/trace.pstrace");
+  write_trace(make_pkb_loop_trace().trace, p.task_dir(ok.stem) + "/trace.pstrace");
   pkb::TaskRecord bad;
   bad.id = 61;
   bad.stem = "61_gsplat_3d_gaussian_splatting";

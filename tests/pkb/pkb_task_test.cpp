@@ -34,7 +34,7 @@ TEST_CASE("pkb: the timed loop of PKB's worker is found from its CUDA events") {
   REQUIRE(w.found);
   CHECK(w.note.empty());
   CHECK(w.thread_track == ex.thread);
-  CHECK(w.first_sync_end == 32000);     // the first cudaDeviceSynchronize [4000, 32000)
+  CHECK(w.first_sync_end == 32000);     // the first after a launch: [4000, 32000), not the hook's [500, 600)
   CHECK(w.first_call_ops.size() == 2);  // gemm and nccl of the first call
   CHECK(w.loop_host_start == 50000);    // cudaEventCreateWithFlags of event 0
   CHECK(w.loop_end == 175500);          // the 5th cudaEventElapsedTime ends at 171200 + 4000 + 300
@@ -55,7 +55,7 @@ TEST_CASE("pkb: a trace cut to the first call and the timed loop keeps both and 
   const std::vector<TaskWindow> ws = find_task_windows(ex.trace, 4);
   const auto ranges = kept_ranges(ex.trace, ws);
   REQUIRE(ranges.size() == 2);
-  CHECK(ranges[0] == std::pair<TimeNs, TimeNs>{1000, 32000});    // first slice .. end of the first sync
+  CHECK(ranges[0] == std::pair<TimeNs, TimeNs>{500, 32000});     // first slice .. end of the first call's sync
   CHECK(ranges[1] == std::pair<TimeNs, TimeNs>{50000, 175500});  // event 0's create .. the last elapsed call
   const size_t flows = ex.trace.flows.size(), collectives = ex.trace.collectives.size();
   const Trace cut = cut_trace(std::move(ex.trace), ranges);
@@ -63,7 +63,7 @@ TEST_CASE("pkb: a trace cut to the first call and the timed loop keeps both and 
   CHECK(cut.flows.size() == flows - 1);
   CHECK(cut.collectives.size() == collectives);
   CHECK(cut.tracks[1].slices.size() == 2 + 8);
-  CHECK(cut.warnings.back() == "cut to 2 time ranges: 44 slices kept, 3 left out");
+  CHECK(cut.warnings.back() == "cut to 2 time ranges: 50 slices kept, 3 left out");
   const TaskWindow w = find_task_windows(cut, 4).at(0);
   REQUIRE(w.found);
   CHECK(w.gpu_start == 50200);
