@@ -254,7 +254,6 @@ int pkb_solutions(const VerbArgs& argv) {
   if (!out || !pkb_dir) throw UsageError("-o DIR and --pkb PKB are required");
   const pkb::PkbCheckout checkout = pkb::open_pkb_checkout(*pkb_dir);
   const std::string lib = args.value("--kernels").value_or(default_kernels_lib());
-  std::vector<pkb::TaskReport> reports;
   pkb::SuiteReport suite;
   int world = 1;
   pkb::ReportOptions ro;
@@ -265,26 +264,16 @@ int pkb_solutions(const VerbArgs& argv) {
     for (const auto& spec : pkb::parascope_solutions()) ro.only.insert(spec.id);
     suite = pkb::build_suite_report(*s, ro);
     world = suite.suite.world;
-  } else {
-    suite.machine = ro.machine;
   }
   world = int_value(args, "--world", world, 1, 1024);
   if (args.value("--suite") && world != suite.suite.world)
     throw UsageError("--world " + std::to_string(world) + " differs from the suite's " + std::to_string(suite.suite.world));
-  Topology machine = pkb::report_machine(ro.machine, ro.preset_dir, "");
-  RooflineCeilings ceilings = suite.tasks.empty() ? RooflineCeilings{} : suite.ceilings;
-  if (args.value("--suite")) {
-    machine = pkb::load_machine(suite.machine, ro.preset_dir);
-  } else {
-    std::vector<Topology> others;
-    for (const auto& n : pkb::machine_presets(ro.preset_dir)) others.push_back(pkb::load_machine(n, ro.preset_dir));
-    ceilings = ceilings_with_datasheet(machine, others);
-  }
-  if (ceilings.hbm_bytes_per_s <= 0) {
-    std::vector<Topology> others;
-    for (const auto& n : pkb::machine_presets(ro.preset_dir)) others.push_back(pkb::load_machine(n, ro.preset_dir));
-    ceilings = ceilings_with_datasheet(machine, others);
-  }
+  // --topology's machine; with auto, the one the suite's report chose (the preset with its GPUs)
+  const Topology machine = pkb::report_machine(ro.machine == "auto" && args.value("--suite") ? suite.machine : ro.machine,
+                                               ro.preset_dir, "");
+  std::vector<Topology> others;
+  for (const auto& n : pkb::machine_presets(ro.preset_dir)) others.push_back(pkb::load_machine(n, ro.preset_dir));
+  const RooflineCeilings ceilings = ceilings_with_datasheet(machine, others);
   std::vector<pkb::SolutionPrediction> predictions;
   for (const auto& spec : pkb::parascope_solutions()) {
     const pkb::PkbTask* t = checkout.find(spec.id);

@@ -76,12 +76,16 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
         }
         return ops;
       };
-      // first synchronise: the end of the first call
-      for (const ApiCall& c : calls)
-        if (c.kind == ApiCall::kDeviceSync) {
+      // the end of the first call: the first synchronise after a launch (the shape hook's
+      // emit_nvtx synchronises once at start-up, before anything was launched)
+      bool launched_any = false;
+      for (const ApiCall& c : calls) {
+        if (launches.count(c.row)) launched_any = true;
+        if (c.kind == ApiCall::kDeviceSync && launched_any) {
           w.first_sync_end = c.end;
           break;
         }
+      }
       if (w.first_sync_end) w.first_call_ops = ops_between(tr.slices.start.empty() ? 0 : tr.slices.start[0], w.first_sync_end);
       // the last run of elapsed-time calls: other calls (torch's device guards) may sit between
       // them; a launch or an event create/record ends a run
@@ -109,22 +113,33 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
         w.note = std::to_string(last_run) + " elapsed-time calls, expected " + std::to_string(want_iterations + 1) +
                  " (PKB's iterations + 1): the trace's count is used";
       const size_t run_first = last_run_start;
-      // the last iters + 1 create→record pairs before the run
-      std::vector<size_t> records;
-      for (size_t i = run_first; i-- > 1;) {
-        if (calls[i].kind == ApiCall::kRecord && calls[i - 1].kind == ApiCall::kCreate) {
-          records.push_back(i);
-          if (records.size() == static_cast<size_t>(iters) + 1) break;
+      // the last iters + 1 create→record pairs before the run; torch's device guards
+      // (cudaGetDevice, cudaSetDevice, ...) may sit between the two calls of a pair
+      auto created_by = [&](size_t i) -> size_t {  // the create this record follows, or npos
+        for (size_t j = i; j-- > 0;) {
+          if (calls[j].kind == ApiCall::kCreate) return j;
+          if (calls[j].kind != ApiCall::kOther || launches.count(calls[j].row)) break;
         }
+        return std::string::npos;
+      };
+      std::vector<size_t> records, creates;
+      for (size_t i = run_first; i-- > 0;) {
+        if (calls[i].kind != ApiCall::kRecord) continue;
+        const size_t c = created_by(i);
+        if (c == std::string::npos) continue;
+        records.push_back(i);
+        creates.push_back(c);
+        if (records.size() == static_cast<size_t>(iters) + 1) break;
       }
       std::reverse(records.begin(), records.end());
+      std::reverse(creates.begin(), creates.end());
       if (records.size() != static_cast<size_t>(iters) + 1) {
         w.note = "found " + std::to_string(records.size()) + " timing event records before the elapsed-time calls, expected " +
                  std::to_string(iters + 1);
         best = w;
         continue;
       }
-      w.loop_host_start = calls[records.front() - 1].start;
+      w.loop_host_start = calls[creates.front()].start;
       w.loop_end = calls[last_run_end].end;
       for (size_t k = 0; k + 1 < records.size(); ++k) {
         Iteration it;

@@ -5,7 +5,8 @@
 // for the total. So the run of elapsed-time calls gives the iteration count, and the last
 // (iterations + 1) create→record pairs before it delimit the iterations on the host; each
 // iteration's GPU work is what its host interval launched (launch flows). The task's first call
-// (before the worker's first cudaDeviceSynchronize) is where the shape hook recorded op shapes.
+// (before the worker's first cudaDeviceSynchronize after a launch) is where the shape hook recorded
+// op shapes.
 #pragma once
 
 #include <string>
@@ -26,7 +27,7 @@ struct TaskWindow {
   std::string note;               // why it was not found, or what looked odd
   uint32_t process = 0;           // the worker process
   uint32_t thread_track = 0;      // its thread that ran the loop
-  TimeNs first_sync_end = 0;      // end of the worker's first cudaDeviceSynchronize (first call before it)
+  TimeNs first_sync_end = 0;      // end of the first cudaDeviceSynchronize after a launch (the first call before it)
   TimeNs loop_host_start = 0;     // start of the create→record pair before the first timed call
   TimeNs loop_end = 0;            // end of the last elapsed-time call
   TimeNs gpu_start = 0, gpu_end = 0;  // event 0 recorded .. last GPU op of the last iteration

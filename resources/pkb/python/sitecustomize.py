@@ -16,6 +16,9 @@ def _install():
         return
     import torch
 
+    # the worker's own device (it calls torch.cuda.set_device(rank) later); emit_nvtx synchronises
+    # on entry, which would otherwise make a context on GPU 0 in every rank
+    torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
     ctx = torch.autograd.profiler.emit_nvtx(enabled=True, record_shapes=True)
     ctx.__enter__()
     original = torch.cuda.synchronize
