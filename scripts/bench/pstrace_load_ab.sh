@@ -1,6 +1,6 @@
 #!/bin/bash
 # usage: OLD=/path/to/baseline/parascope-bench-pstrace scripts/bench/pstrace_load_ab.sh FILE.pstrace [ROUNDS]
-# Single loads in fresh processes, interleaved (docs/benchmarks.md, "Round 3"). The M/s figures
+# Single loads in fresh processes, interleaved (docs/benchmarks.md, "Native format"). The M/s figures
 # assume the bench file of 11 925 288 events.
 # Per round: the baseline (OLD), then NEW with --prefault off, then NEW with --prefault on.
 F=$1; R=${2:-8}

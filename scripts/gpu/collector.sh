@@ -20,7 +20,7 @@
 # then a bare CUPTI client's cost inside one untraced process (launch --cupti-floor). "overhead",
 # "launch" and "probe" run the first collector's behaviour ("old": PARASCOPE_LAUNCH_CALLBACKS=always
 # PARASCOPE_BUFFER_POOL=0 PARASCOPE_CLOCK_BRACKET=0, and the first probe code) beside the tuned one
-# in the same run, interleaved (docs/collector.md, "Tuning log").
+# in the same run, interleaved (docs/history/collector.md, "Tuning log").
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # NCCL with its protocol forced (NCCL_PROTO through `parascope-bench nccl --proto`), for the
-# simulator's per-operation NCCL curves (docs/accuracy.md, "Per-operation curves"): NCCL's own choice
+# simulator's per-operation NCCL curves (docs/accuracy.md, "NCCL's protocol split"): NCCL's own choice
 # runs all-gather and reduce-scatter on Simple only from 8 MiB of the fit grid, so Simple's curve
 # below that had no rows; forced Simple at the fit grid's small sizes and forced LL at 2 and 8 MiB
 # give each protocol's curve on both sides of NCCL's switch. Only fit-grid sizes (16^k, 2 x 4^k):

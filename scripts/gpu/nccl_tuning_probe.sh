@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # NCCL's own protocol / channel choice per call around the LL -> Simple switch (docs/accuracy.md,
-# "The evening round": the preset's ll_max_bytes 1.715 MB is derived from NCCL's printed tuning
+# "NCCL's protocol split": the preset's ll_max_bytes 1.715 MB is derived from NCCL's printed tuning
 # table). Runs parascope-bench nccl at the switch sizes with NCCL_DEBUG_SUBSYS=TUNING and keeps the
 # per-call choices. Leaves "$OUT"/summary.txt and nccl_tuning_probe.tar.gz (results/). ~1 minute.
 set -u

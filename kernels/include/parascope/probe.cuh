@@ -4,7 +4,7 @@
 // an atomic counter; a span that finds the buffer full is not written but still counts
 // (overflow = max(next, capacity) − capacity), so loss is never silent. A null header turns every
 // call into a no-op, so kernels keep one code path with probes on or off.
-// Cost (docs/collector.md, "Tuning log"): one span = two %globaltimer reads, one atomic on the
+// Cost (docs/history/collector.md, "Tuning log"): one span = two %globaltimer reads, one atomic on the
 // header and one 32-byte store. probe_emit issues the header loads and the atomic together (one
 // round trip, not three in a row); ProbeReservedSpan takes its slot when the span starts, so the
 // atomic's round trip overlaps the span's work and end() only reads the clock and stores.

@@ -132,7 +132,7 @@ double product(const std::vector<double>& v) {
 bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_view types_json, KernelWork& out) {
   // Most ops around a launch have no shapes at all: answered without a parse. An exception per op
   // cost ~1 us each and serialises threads on the unwinder's lock (it stalled the GUI thread while
-  // the roofline dock computed in the background; docs/reliability.md, "Stop 17").
+  // the roofline dock computed in the background; docs/reliability.md, "4. Scale").
   const size_t first = dims_json.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || dims_json[first] != '[') return false;
   JsonValue dims, types;
