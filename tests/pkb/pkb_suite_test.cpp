@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "pkb/report/suite_report.h"
+#include "pkb/solutions/pkb_eval.h"
 #include "pkb/suite/failure_reason.h"
 #include "pkb/suite/pkb_checkout.h"
 #include "pkb/suite/pkb_perf.h"
@@ -167,4 +168,30 @@ TEST_CASE("pkb: a folder that is not a suite, and a suite of a newer schema") {
   CHECK_THROWS_WITH(read_suite_info(SuitePaths{root.string()}),
                     (root / "suite.json").string() + " ($.schema_version): schema_version 2 is not 1");
   fs::remove_all(root);
+}
+
+TEST_CASE("pkb: PKB's eval output read back: verdict, timed trials, and why a job failed") {
+  // the lines run_local.py --mode eval --measure-perf prints (utils/run_utils.py, run_local.py)
+  const std::string pass =
+      "Submitting reference (trial 0) (reference)...\n  Job completed.\n"
+      "  trial 0: match | ref 0.031 ms | cuda 0.025 ms | speedup 1.24x\n"
+      "  trial 1: match | ref 0.029 ms | cuda 0.023 ms | speedup 1.26x\nall trials match\n"
+      "PKB_EVAL_JSON:{\"version\": 1, \"mode\": \"eval\", \"all_ok\": true, \"trials\": [{\"trial\": 0, \"result\": \"match\"}, "
+      "{\"trial\": 1, \"result\": \"match\"}]}\n";
+  const EvalResult ok = parse_eval_output("1_allreduce", pass, "", 0);
+  CHECK(ok.correct);
+  CHECK(ok.trials == 2);
+  CHECK(ok.reference_ms == Approx(0.030));    // (0.031 + 0.029) / 2
+  CHECK(ok.solution_ms == Approx(0.024));     // (0.025 + 0.023) / 2
+  CHECK(ok.measured_speedup == Approx(0.030 / 0.024));
+  CHECK(ok.reason.empty());
+  const std::string fail =
+      "  trial 0: cannot_compare (missing rank outputs) | perf: n/a\nmismatch\n"
+      "PKB_EVAL_JSON:{\"all_ok\": false, \"trials\": [{\"trial\": 0, \"result\": \"no_artifacts\"}]}\n";
+  const EvalResult bad = parse_eval_output("2_allgather", fail, "RuntimeError: parascope kernel: bytes 40 is not a positive multiple of 16 x nranks\n", 1);
+  CHECK_FALSE(bad.correct);
+  CHECK(bad.trials == 1);
+  CHECK(bad.measured_speedup == 0);
+  CHECK(bad.reason ==
+        "trial result: no_artifacts (RuntimeError: parascope kernel: bytes 40 is not a positive multiple of 16 x nranks)");
 }

@@ -70,6 +70,9 @@ EvalResult parse_eval_output(const std::string& stem, const std::string& out, co
   }
   if (!have_json && r.reason.empty()) r.reason = failure_reason({exit_code, false, 0, out, err});
   else if (!r.correct && r.reason.empty()) r.reason = "mismatch";
+  // a job that left no outputs: why, from what run_local.py passed on of its stderr
+  if (!r.correct && r.reason.rfind("trial result: no_artifacts", 0) == 0)
+    r.reason += " (" + failure_reason({exit_code, false, 0, out, err}) + ")";
   return r;
 }
 
