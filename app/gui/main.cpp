@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   }
 
   parascope::gui::MainWindow window;
+  const QString out = cli.value("screenshot");  // outlives the block: the lambdas below run in exec()
   if (cli.isSet("screenshot")) {
-    const QString out = cli.value("screenshot");
     window.set_interactive(false);
     window.resize(size);
     QObject::connect(&window, &parascope::gui::MainWindow::trace_loaded, &window, [&] {
