@@ -19,8 +19,8 @@
 #   PKB_RESUME        a NAME.tar.gz of an earlier call, unpacked when the suite folder is missing
 #   PKB_BIN           prebuilt parascope-cli, libparascope_cupti.so and libparascope_pkb_kernels.so
 #                     (cmake --preset gpu elsewhere; default .carry/pkb-bin); else they are built here
-# Files back (<= 6): NAME.tar.gz, NAME.txt (the run's lines, eval, the report), NAME.json (pkb report
-# --json), build.log, env.txt.
+# Files back (<= 8): NAME.tar.gz (or NAME.tar.gz.part-aa.. when over 15 MiB, at most 4), NAME.txt (the
+# run's lines, eval, the report), NAME.json (pkb report --json), build.log, env.txt.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -105,5 +105,17 @@ fi
 say "pkb report"
 "$CLI" pkb report "$SUITE" --topology h200x2 -q 2>&1 | tee -a "$TXT" > /dev/null
 "$CLI" pkb report "$SUITE" --topology h200x2 --json > "$OUT/$NAME.json" 2>> "$TXT"
-tar -C "$KEEP" -czf "$OUT/$NAME.tar.gz" "$NAME"
-say "done: $(ls "$OUT" | tr '\n' ' ') ($(du -sh "$OUT/$NAME.tar.gz" | cut -f1) suite)"
+# at most 16 MiB a file and 8 files come back: parts of 15 MiB, at most 4 of them; beyond that the
+# uncut record/ folders stay behind, then every trace (the report JSON has the numbers)
+pack() {  # TAR-EXCLUDES...
+  rm -f "$OUT/$NAME.tar.gz" "$OUT/$NAME.tar.gz.part-"*
+  tar -C "$KEEP" -czf "$OUT/$NAME.tar.gz" "$@" "$NAME"
+  local size; size=$(stat -c %s "$OUT/$NAME.tar.gz")
+  (( size <= 15 * 1024 * 1024 )) && return 0
+  (( size > 60 * 1024 * 1024 )) && return 1
+  split -b 15M "$OUT/$NAME.tar.gz" "$OUT/$NAME.tar.gz.part-" && rm "$OUT/$NAME.tar.gz"
+  say "the suite is $(( size / 1024 / 1024 )) MiB: in parts (cat $NAME.tar.gz.part-* > $NAME.tar.gz)"
+}
+pack || { say "over 60 MiB: without the uncut record/ folders"; pack --exclude="$NAME/tasks/*/record"; } ||
+  { say "still over 60 MiB: without traces"; pack --exclude="$NAME/tasks/*/record" --exclude="*.pstrace"; }
+say "done: $(ls "$OUT" | tr '\n' ' ')"
