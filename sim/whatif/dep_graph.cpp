@@ -11,6 +11,7 @@
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/collective_matcher.h"
 #include "trace/core/analysis/device_activity.h"
+#include "sim/whatif/world_graph.h"
 #include "trace/core/classify.h"
 
 namespace parascope::whatif {
@@ -161,6 +162,7 @@ class Builder {
   void add_launch_edges();
   void set_gaps_and_lags();
   void add_sync_and_event_edges();
+  void add_dependency_flows();
   void add_collectives();
   void add_point_to_point();
   void add_unannotated_comm();
@@ -620,6 +622,24 @@ void Builder::add_sync_and_event_edges() {
   }
 }
 
+// Dependency flows the trace states (the stand-in recording's waits, a prediction read back):
+// GPU -> GPU is an event wait; GPU -> host call makes the call block until that op ends.
+void Builder::add_dependency_flows() {
+  for (const Flow& f : t_.flows) {
+    if (f.kind != FlowKind::kDependency) continue;
+    const int32_t a = node_of(f.from), k = node_of(f.to);
+    if (a < 0 || k < 0 || a == k || !is_gpu(g_.nodes[static_cast<size_t>(a)].kind)) continue;
+    Node& to = g_.nodes[static_cast<size_t>(k)];
+    if (is_gpu(to.kind)) {
+      add_edge(static_cast<uint32_t>(a), static_cast<uint32_t>(k), EdgeKind::kEventWait, EdgeTiming::kFinishToStart, 0, false);
+    } else {
+      add_edge(static_cast<uint32_t>(a), static_cast<uint32_t>(k), EdgeKind::kHostSync, EdgeTiming::kFinishToFinish, 0, false);
+      to.blocking = true;
+      to.work = std::min(to.dur, kBlockedCallCostNs);
+    }
+  }
+}
+
 // Bytes of a P2P transfer from the CPU-side `record_param_comms` ops (Kineto) that preceded the
 // launch on the launching thread: PyTorch records send/recv there, not on the SendRecv kernel.
 struct P2PInfo {
@@ -1024,11 +1044,15 @@ DepGraph Builder::build() {
   add_launch_edges();
   set_gaps_and_lags();
   add_sync_and_event_edges();
+  add_dependency_flows();
   add_collectives();
   add_unannotated_comm();
   add_steps();
+  expand_world(g_, t_);
   measure_overlap();
-  check_skew();
+  // a stand-in recording's ranks ran one after another: their times say nothing about clocks
+  if (t_.worlds.empty()) check_skew();
+  else g_.diagnostics.process_offset_ns.assign(g_.processes.size(), 0);
   check_unexplained();
   g_.origin = INT64_MAX;
   for (const Node& n : g_.nodes) g_.origin = std::min(g_.origin, n.start);
@@ -1045,6 +1069,8 @@ DepGraph Builder::build() {
 }
 
 }  // namespace
+
+double collective_bytes(const CollectiveInfo& c) { return sim_bytes(c); }
 
 DepGraph build_dep_graph(const Trace& trace, const GraphOptions& options) {
   Builder b(trace, options);

@@ -34,8 +34,10 @@ enum class LaneKind : uint8_t { kThread, kStream };
 enum class EdgeKind : uint8_t {
   kLaunch,       // host launch call -> the GPU operation it enqueued (flow or correlation id)
   kGraphLaunch,  // cudaGraphLaunch -> each GPU operation of the graph
-  kEventWait,    // op captured by an event record -> first op after the stream wait on that event
-  kHostSync,     // GPU op -> the blocking host call that waited for it (device/stream/event sync, sync copy)
+  kEventWait,    // op captured by an event record -> first op after the stream wait on that event (also
+                 // a dependency flow between two GPU operations, as the stand-in recording writes)
+  kHostSync,     // GPU op -> the blocking host call that waited for it (device/stream/event sync, sync copy,
+                 // a dependency flow into a host call)
   kCollective,   // member -> member of one cross-rank collective (first member to each other)
   kSendRecv,     // send -> receive of a P2P transfer
   kJoin,         // added by a transform: a moved collective -> the op that must wait for it
@@ -213,5 +215,9 @@ void break_cycles(DepGraph& g);
 
 // Rebuilds diagnostics.edges_by_kind from the edge list (after transforms).
 void count_edges(DepGraph& g);
+
+// What the simulator moves for a collective annotation (collectives.h `bytes` per rank: all-gather
+// the per-rank input, reduce-scatter and the others the larger of input and output); 0 unknown.
+double collective_bytes(const CollectiveInfo& c);
 
 }  // namespace parascope::whatif

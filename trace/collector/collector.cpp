@@ -925,6 +925,26 @@ int Collector::name_rank(int rank, const char* name) {
   return 1;
 }
 
+int Collector::submit_standin(const char* text, size_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (exiting_ || !text || !ensure_writer() || writer_->finished()) return 0;
+  writer_->submit_chunk(ChunkType::kStandInRecords, std::vector<uint8_t>(text, text + bytes));
+  return 1;
+}
+
+uint32_t Collector::stream_id(uint64_t stream_handle) {
+  const DriverApi* drv = driver();
+  if (!cupti_ || !cupti_->cuptiGetStreamIdEx || !drv) return 0xFFFFFFFFu;
+  CUcontext ctx = nullptr;
+  if (drv->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx) return 0xFFFFFFFFu;
+  // cudaStreamPerThread is the handle 2; 0 and cudaStreamLegacy (1) are the legacy default stream
+  const bool per_thread = stream_handle == 2;
+  const auto stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream_handle <= 2 ? 0 : stream_handle));
+  uint32_t id = 0;
+  if (cupti_->cuptiGetStreamIdEx(ctx, stream, per_thread ? 1 : 0, &id) != CUPTI_SUCCESS) return 0xFFFFFFFFu;
+  return id;
+}
+
 int Collector::submit_probes(int device, const void* host_buffer, size_t bytes, const char* kernel_name,
                              uint32_t correlation) {
   if (!writer_ || writer_->finished() || !host_buffer || bytes < sizeof(ProbeBufferHeader)) return 0;

@@ -47,6 +47,10 @@ class Collector {
   int name_rank(int rank, const char* name);
   int submit_probes(int device, const void* host_buffer, size_t bytes, const char* kernel_name, uint32_t correlation);
   int status() const;  // 0 inactive, 1 recording, 2 blocked by another CUPTI client
+  // The stand-in process group's records (record --world): JSON lines into a kStandInRecords
+  // chunk (1: taken), and the CUPTI stream id of a cudaStream_t (0xFFFFFFFF: unknown).
+  int submit_standin(const char* text, size_t bytes);
+  uint32_t stream_id(uint64_t stream_handle);
 
   // CUPTI callbacks (static trampolines in collector.cpp call these).
   void buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records);

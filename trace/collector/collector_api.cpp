@@ -25,3 +25,9 @@ PARASCOPE_EXPORT int parascope_collector_impl_submit_probes(int device, const vo
                                                             const char* kernel_name, unsigned correlation) {
   return Collector::instance().submit_probes(device, host_buffer, bytes, kernel_name, correlation);
 }
+PARASCOPE_EXPORT int parascope_collector_impl_submit_standin(const char* text, size_t bytes) {
+  return Collector::instance().submit_standin(text, bytes);
+}
+PARASCOPE_EXPORT uint32_t parascope_collector_impl_stream_id(uint64_t stream_handle) {
+  return Collector::instance().stream_id(stream_handle);
+}

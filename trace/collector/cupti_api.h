@@ -41,6 +41,7 @@ namespace parascope::collector {
   X(cuptiGetGraphId, false)                       \
   X(cuptiGetGraphNodeId, false)                   \
   X(cuptiGetDeviceId, false)                      \
+  X(cuptiGetStreamIdEx, false)                    \
   X(cuptiProfilerInitialize, false)               \
   X(cuptiProfilerDeviceSupported, false)          \
   X(cuptiDeviceGetChipName, false)                \

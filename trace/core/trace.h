@@ -12,6 +12,7 @@
 
 #include "trace/core/args.h"
 #include "trace/core/events.h"
+#include "trace/core/recorded_world.h"
 #include "trace/core/string_table.h"
 #include "trace/core/topology.h"
 #include "trace/core/track.h"
@@ -73,6 +74,7 @@ struct Trace {
   std::vector<SmSpanInfo> sm_spans;
 
   std::vector<CollectiveInfo> collectives;
+  std::vector<RecordedWorld> worlds;  // processes recorded as one rank of a larger world (record --world)
   std::vector<Flow> flows;
   std::vector<Link> links;        // TrackKind::kLink tracks use key.id = index here
   ArgStore args;

@@ -15,6 +15,8 @@
 #include "trace/io/nccl_records.h"
 #include "trace/io/probe_chunk.h"
 #include "trace/io/pstrace_codec.h"
+#include "trace/io/standin_import.h"
+#include "trace/io/standin_records.h"
 
 namespace parascope {
 
@@ -881,6 +883,30 @@ struct CollectorImport::State {
     return found;
   }
 
+  // The stand-in process group's records (record --world), after everything they refer to.
+  void standin() {
+    standin::Records records;
+    for (const Payload& p : payloads) {
+      if (p.type != ChunkType::kStandInRecords) continue;
+      try {
+        standin::parse_records(std::string_view(reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size()), path, records);
+      } catch (const InputError& e) {
+        rethrow(p, e);
+      }
+    }
+    if (records.ops.empty() && !records.world) return;
+    // the stand-in stamps CLOCK_REALTIME; the file's host clock syncs say how far CUPTI's clock is
+    int64_t realtime_to_cupti = 0;
+    if (auto it = clock_syncs.find({collector::kHostDevice, ClockDomain::kRealtime}); it != clock_syncs.end() && !it->second.empty())
+      realtime_to_cupti = it->second.front().offset;
+    const StandInImportReport r = import_standin(
+        b, records, realtime_to_cupti,
+        StandInImportHooks{[this] { return process(); }, [this](uint32_t ordinal) { return device(ordinal); },
+                           [this](uint32_t tid) { return thread_track(tid); }, [this](const std::string& m) { hooks.warn(m); }});
+    report.standin_ops = r.ops;
+    report.standin_waits = r.waits;
+  }
+
   void launch_flows() {
     for (const auto& [corr, gpu] : gpu_by_corr) {
       auto it = api_by_corr.find(corr);
@@ -985,6 +1011,7 @@ void CollectorImport::finish() {
   s.launch_flows();
   s.devices_and_links();
   s.clock_note();
+  s.standin();
   s.warnings();
   s.payloads.clear();
 }

@@ -1,6 +1,6 @@
 // CollectorImport: turns the raw chunks the collector and parascope-bench write into one .pstrace —
-// kCuptiRecords (collector_records.h), kNcclRecords (nccl_records.h), kProbeRecords (probe_chunk.h)
-// — into the trace model, for the native reader. Payloads are kept until finish(), which decodes
+// kCuptiRecords (collector_records.h), kNcclRecords (nccl_records.h), kProbeRecords (probe_chunk.h),
+// kStandInRecords (standin_records.h) — into the trace model, for the native reader. Payloads are kept until finish(), which decodes
 // them in dependency order (device facts, contexts, marker data, graph clones, clock syncs, NVLink
 // records first; then the timed records; then NCCL operations, probe spans, launch flows), so a
 // record may arrive in any chunk. What stays true:
@@ -49,6 +49,7 @@ struct CollectorImportReport {
   int64_t nvtx_ranges = 0, nvtx_marks = 0, overheads = 0, graph_kernels = 0;
   int64_t launch_flows = 0;
   int64_t nccl_operations = 0, nccl_operations_linked = 0;
+  int64_t standin_ops = 0, standin_waits = 0;  // record --world: the stand-in's calls and waits
   int64_t counter_samples = 0;   // counter records turned into samples
   int64_t spans_linked = 0;      // probe spans linked to their kernel (correlation or time)
   uint64_t dropped_records = 0;  // CUPTI's own drop counts
@@ -63,7 +64,7 @@ class CollectorImport {
   CollectorImport(const CollectorImport&) = delete;
   CollectorImport& operator=(const CollectorImport&) = delete;
 
-  // Keeps the (verified, decompressed) payload of a kCuptiRecords, kNcclRecords or kProbeRecords
+  // Keeps the (verified, decompressed) payload of a kCuptiRecords, kNcclRecords, kProbeRecords or kStandInRecords
   // chunk found at `chunk_offset` of the file.
   void add(ChunkType type, uint64_t chunk_offset, std::vector<uint8_t> payload);
   bool empty() const;

@@ -66,6 +66,8 @@
 //                The three raw chunk types may come in any order and refer to each other (launch
 //                correlations, contexts, marker data); readers decode them after the whole file
 //                (trace/io/collector_import.h).
+//   standin_records: JSON lines of the stand-in process group (trace/io/standin_records.h),
+//                decoded with the other raw chunks (trace/io/standin_import.h).
 //   launch_configs: reserved; 1.0 writers keep launch configs inside each slices chunk.
 #pragma once
 
@@ -112,6 +114,7 @@ enum class ChunkType : uint32_t {
   kLaunchConfigs = 14, // reserved (configs travel inside slices chunks)
   kCuptiRecords = 15,  // collector: converted CUPTI activity (before the trace model)
   kNcclRecords = 16,   // collector: NCCL profiler plugin events
+  kStandInRecords = 17,  // collector / record --world: the stand-in process group's JSON lines
 };
 
 struct ChunkTypeInfo {

@@ -80,6 +80,7 @@ int phase_of(uint32_t type) {
     case ChunkType::kCounters:
     case ChunkType::kCuptiRecords:
     case ChunkType::kNcclRecords:
+    case ChunkType::kStandInRecords:
     case ChunkType::kProbeRecords: return 6;
     case ChunkType::kFlows:
     case ChunkType::kCollectives: return 7;
@@ -217,7 +218,8 @@ class Importer {
     if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
     std::vector<uint8_t>& payload = payload_;
     const auto type = static_cast<ChunkType>(c.header.type & ~kChunkMustUnderstand);
-    if (type == ChunkType::kCuptiRecords || type == ChunkType::kNcclRecords || type == ChunkType::kProbeRecords) {
+    if (type == ChunkType::kCuptiRecords || type == ChunkType::kNcclRecords || type == ChunkType::kProbeRecords ||
+        type == ChunkType::kStandInRecords) {
       // decoded by CollectorImport once every chunk is in (records refer across chunks)
       collector_.add(type, c.offset, std::move(payload));
       payload = {};
@@ -260,6 +262,7 @@ class Importer {
       case ChunkType::kTracks: return " (slices of the tracks it declared are dropped)";
       case ChunkType::kCuptiRecords: return " (its GPU activity records are missing)";
       case ChunkType::kNcclRecords: return " (its NCCL operations are missing)";
+      case ChunkType::kStandInRecords: return " (its stand-in collectives are missing)";
       case ChunkType::kProbeRecords: return " (its SM spans are missing)";
       default: return "";
     }

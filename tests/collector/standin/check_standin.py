@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""What the stand-in process group records for small DDP, tensor-parallel and all-to-all programs
+is exact: op, elements, dtype, group (ranks), per-group order and how each op was waited.
+Runs each program on the CPU under torch (Debian's python3-torch 1.13 in CI; 2.x the same) with
+the stand-in, as `parascope-cli record --world` would start it. Exits 77 (ctest: skipped) when
+no Python here can import torch.distributed.
+usage: check_standin.py CASE   (ddp | tp | a2a)"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+PYTHON_DIR = os.path.join(SOURCE, "trace", "collector", "python")
+
+
+def torch_python():
+    candidates = [os.environ.get("PARASCOPE_TORCH_PYTHON"), "python3", "/usr/bin/python3"]
+    for c in candidates:
+        if not c:
+            continue
+        try:
+            r = subprocess.run([c, "-c", "import torch.distributed as d; assert d.is_available()"],
+                               capture_output=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            return c
+    return None
+
+
+def run(python, program, world, rank):
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "w.jsonl")
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR, PARASCOPE_WORLD_SIZE=str(world), PARASCOPE_WORLD_RANK=str(rank),
+                   PARASCOPE_WORLD_LOG=log, RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK="0",
+                   MASTER_ADDR="127.0.0.1", MASTER_PORT="29500", PARASCOPE_WORLD_STRICT="1")
+        r = subprocess.run([python, os.path.join(HERE, program)], env=env, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            sys.exit("%s failed (%d):\n%s%s" % (program, r.returncode, r.stdout, r.stderr))
+        with open(log) as f:
+            return [json.loads(line) for line in f]
+
+
+def summary(records):
+    """(group ranks, op, dtype, in, out, seq, splits, waits) per op, in call order."""
+    groups = {r["id"]: r for r in records if r["k"] == "group"}
+    waits = {}
+    for r in records:
+        if r["k"] == "wait":
+            for o in r["ops"]:
+                waits.setdefault(o, []).append(r["how"])
+    out = []
+    for r in records:
+        if r["k"] != "op":
+            continue
+        out.append((groups[r["group"]]["ranks"], r["op"], r["dtype"], r["in_elems"], r["out_elems"], r["seq"],
+                    r.get("in_splits"), waits.get(r["id"], [])))
+    return out
+
+
+def expect(name, got, want):
+    if got != want:
+        lines = ["%s: recorded list differs" % name, "  got:"] + ["    %r" % (g,) for g in got] + ["  want:"] + \
+                ["    %r" % (w,) for w in want]
+        sys.exit("\n".join(lines))
+
+
+def main():
+    case = sys.argv[1]
+    python = torch_python()
+    if python is None:
+        print("SKIP: no Python here imports torch.distributed (apt-get install python3-torch)")
+        sys.exit(77)
+    W = ["wait"]
+    if case == "ddp":
+        recs = run(python, "ddp_step.py", 2, 0)
+        world = [r for r in recs if r["k"] == "world"][0]
+        assert (world["rank"], world["world_size"], world["asked_backend"]) == (0, 2, "gloo"), world
+        expect("ddp", summary(recs), [
+            # DDP's constructor: every rank's parameter count (one int64 each: 2 out of 2 ranks)
+            ([0, 1], "all_gather", "int64", 1, 2, 0, None, W),
+            # rank 0's parameter shapes and strides: (2 + 2) + (1 + 1) + (2 + 2) + (1 + 1) = 12
+            ([0, 1], "broadcast", "int64", 12, 12, 1, None, W),
+            # rank 0's module state: 16*32 + 32 + 32*8 + 8 = 808 floats in one bucket
+            ([0, 1], "broadcast", "float32", 808, 808, 2, None, W),
+            # the gradient bucket, all-reduced during backward; DDP's reducer waits on its future in
+            # C++, so the wait is where backward() returned
+            ([0, 1], "all_reduce", "float32", 808, 808, 3, None, ["backward_end"]),
+        ])
+    elif case == "tp":
+        recs = run(python, "tp_mlp.py", 4, 2)
+        groups = [(r["ranks"], r["rank"]) for r in recs if r["k"] == "group"]
+        # every group is recorded, members or not, in creation order; rank 2 is TP rank 0 of
+        # [2, 3] and DP rank 1 of [0, 2]
+        expect("tp groups", groups, [([0, 1, 2, 3], 2), ([0, 1], -1), ([2, 3], 0), ([0, 2], 1), ([1, 3], -1)])
+        expect("tp", summary(recs), [
+            ([2, 3], "all_reduce", "float32", 8 * 16, 8 * 16, 0, None, W),   # fc2's partial output
+            ([2, 3], "all_reduce", "float32", 8 * 16, 8 * 16, 1, None, W),   # the input gradient
+            ([0, 2], "all_reduce", "float32", 32 * 16, 32 * 16, 0, None, W),  # fc1.weight gradient
+            ([0, 2], "all_reduce", "float32", 32, 32, 1, None, W),           # fc1.bias
+            ([0, 2], "all_reduce", "float32", 16 * 32, 16 * 32, 2, None, W),  # fc2.weight
+        ])
+    elif case == "a2a":
+        recs = run(python, "all_to_all.py", 4, 0)
+        rows = [1 * 8, 2 * 8, 3 * 8, 4 * 8]  # elements to ranks 0..3 (rows of 8)
+        expect("a2a", summary(recs), [
+            ([0, 1, 2, 3], "all_to_all_single", "int64", 4, 4, 0, None, W),
+            ([0, 1, 2, 3], "all_to_all_single", "float32", 80, 80, 1, rows, W),
+            ([0, 1, 2, 3], "all_to_all_single", "float32", 80, 80, 2, rows, W),  # async_op=True, then wait()
+        ])
+    else:
+        sys.exit("unknown case " + case)
+    print("%s: %d records as expected" % (case, len(recs)))
+
+
+if __name__ == "__main__":
+    main()

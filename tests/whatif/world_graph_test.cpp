@@ -1,0 +1,120 @@
+// A stand-in recording (record --world) of rank 0 of 4 through the reader into the 4-rank graph:
+// the records become CollectiveInfo rows and a RecordedWorld, ranks 1-3 copy rank 0, groups are
+// mapped to each copy's rank, and the prediction simulates every collective.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "sim/simulation.h"
+#include "sim/whatif/dep_graph.h"
+#include "sim/whatif/what_if.h"
+#include "test_paths.h"
+#include "trace/collector/standin_capture.h"
+#include "trace/io/load_trace.h"
+
+using namespace parascope;
+using namespace parascope::whatif;
+
+namespace {
+
+// Rank 0 of 4 with TP groups [0, 1], [2, 3] (rank 0 is not in the second): an all-reduce of 1024
+// float32 on [0, 1] (blocking wait: CPU tensors), an all-gather of 256 bfloat16 over the world, and
+// a send of 64 float32 to group rank 1 of the world.
+const char* kRecords =
+    R"({"k":"world","v":1,"rank":0,"world_size":4,"pid":7,"host":"h","asked_backend":"nccl","torch":"2.11.0","t0":1000})" "\n"
+    R"({"k":"group","id":0,"ranks":[0,1,2,3],"rank":0,"name":"0","desc":"default_pg"})" "\n"
+    R"({"k":"group","id":1,"ranks":[0,1],"rank":0,"name":"1"})" "\n"
+    R"({"k":"group","id":2,"ranks":[2,3],"rank":-1,"name":"2"})" "\n"
+    R"({"k":"op","id":1,"op":"all_reduce","group":1,"seq":0,"dtype":"float32","elem_bytes":4,"in_elems":1024,"out_elems":1024,"tensors":1,"device":-1,"tid":7,"t0":10000,"t1":12000})" "\n"
+    R"({"k":"wait","ops":[1],"how":"wait","device":-1,"tid":7,"t0":12500,"t1":13000,"blocking":true})" "\n"
+    R"({"k":"op","id":2,"op":"all_gather_into_tensor","group":0,"seq":0,"dtype":"bfloat16","elem_bytes":2,"in_elems":256,"out_elems":1024,"tensors":1,"device":-1,"tid":7,"t0":20000,"t1":21000})" "\n"
+    R"({"k":"wait","ops":[2],"how":"wait","device":-1,"tid":7,"t0":21500,"t1":22000,"blocking":true})" "\n"
+    R"({"k":"op","id":3,"op":"send","group":0,"seq":-1,"dtype":"float32","elem_bytes":4,"in_elems":64,"out_elems":0,"tensors":1,"device":-1,"tid":7,"t0":30000,"t1":31000,"peer":1,"peer_global":1})" "\n";
+
+Trace recorded() {
+  const auto dir = test::temp_dir("world_graph");
+  collector::write_standin_capture((dir / "h-7-r0.pstrace").string(),
+                                   {{"host", "h"}, {"pid", "7"}, {"rank", "0"}, {"clock", "cupti"}}, kRecords);
+  Trace t = load_trace({(dir / "h-7-r0.pstrace").string()});
+  std::filesystem::remove_all(dir);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("stand-in records import as a recorded world with one annotated collective per call", "[whatif][world]") {
+  const Trace t = recorded();
+  REQUIRE(t.worlds.size() == 1);
+  CHECK(t.worlds[0].rank == 0);
+  CHECK(t.worlds[0].world_size == 4);
+  CHECK(t.worlds[0].asked_backend == "nccl");
+  REQUIRE(t.worlds[0].groups.size() == 3);
+  CHECK(t.worlds[0].groups[2].rank == -1);  // [2, 3]: created, rank 0 not a member
+  REQUIRE(t.collectives.size() == 3);
+  // sorted by the builder: the all-reduce, the all-gather, the send (call order)
+  const CollectiveInfo& ar = t.collectives[0];
+  CHECK(ar.op == CollectiveOp::kAllReduce);
+  CHECK(t.str(ar.group_ranks) == "[0, 1]");
+  CHECK(ar.group_size == 2);
+  CHECK(ar.in_elements == 1024);
+  CHECK(ar.dtype_bytes == 4);
+  CHECK(ar.sequence == 0);
+  CHECK(collective_bytes(ar) == 4096.0);
+  const CollectiveInfo& ag = t.collectives[1];
+  CHECK(ag.op == CollectiveOp::kAllGather);
+  CHECK(collective_bytes(ag) == 512.0);  // the per-rank input: 256 x 2 bytes
+  CHECK(t.collectives[2].op == CollectiveOp::kSend);
+  CHECK(t.collectives[2].peer == 1);
+}
+
+TEST_CASE("a one-rank recording becomes the world's graph: copies, mapped groups, lonely sends", "[whatif][world]") {
+  const Trace t = recorded();
+  const DepGraph g = build_dep_graph(t);
+  REQUIRE(g.processes.size() == 4);
+  for (int32_t r = 0; r < 4; ++r) CHECK(g.processes[static_cast<size_t>(r)].rank == r);
+  // groups: the all-reduce on [0, 1] (ranks 0, 1) and on [2, 3] (the copies 2 and 3, shifted by 2),
+  // the all-gather over all 4, and 4 sends r -> r + 1 without receives (nobody recorded one)
+  REQUIRE(g.groups.size() == 7);
+  size_t complete = 0, four = 0, two = 0, alone = 0;
+  for (const CommGroup& grp : g.groups) {
+    complete += grp.complete;
+    if (grp.members.size() == 4) {
+      ++four;
+      CHECK(grp.spec.op == CollectiveOp::kAllGather);
+      CHECK(grp.spec.bytes == 512.0);
+      CHECK(grp.spec.gpus == std::vector<int32_t>{0, 1, 2, 3});
+    } else if (grp.members.size() == 2) {
+      ++two;
+      CHECK(grp.spec.op == CollectiveOp::kAllReduce);
+      CHECK(grp.spec.bytes == 4096.0);
+      CHECK((grp.spec.gpus == std::vector<int32_t>{0, 1} || grp.spec.gpus == std::vector<int32_t>{2, 3}));
+    } else {
+      ++alone;
+      CHECK(grp.spec.op == CollectiveOp::kSendRecv);
+      CHECK(grp.measured_only);
+    }
+  }
+  CHECK(complete == 3);
+  CHECK(four == 1);
+  CHECK(two == 2);
+  CHECK(alone == 4);
+  bool said = false;
+  for (const std::string& w : g.diagnostics.warnings) said = said || w.find("ranks 1-3 not recorded; they repeat recorded rank 0") != std::string::npos;
+  CHECK(said);
+  // blocking waits: each process has 2 host syncs (a stand-in wait per collective)
+  CHECK(g.diagnostics.edges_by_kind[static_cast<int>(EdgeKind::kHostSync)] == 8);
+}
+
+TEST_CASE("the one-rank recording predicts on hgx_h200x8 with traffic on every GPU's link", "[whatif][world]") {
+  const Trace t = recorded();
+  const DepGraph g = build_dep_graph(t);
+  WhatIfInput in;
+  in.measured = &t;
+  in.graph = &g;
+  in.topology = sim::find_topology("hgx_h200x8", test::source_path("resources/topologies"));
+  const WhatIfOutput out = run_whatif(in);
+  size_t busy = 0;
+  for (const LinkUse& l : out.summary.links) busy += l.bytes > 0 && l.name.find("->nvswitch") != std::string::npos;
+  CHECK(busy == 4);
+  CHECK(out.summary.span_ns > 0);
+}

@@ -1,0 +1,200 @@
+# The stand-in's record stream (schema 1): what every collective, point-to-point call and wait of
+# the program was, as JSON lines; the C++ side reads them (trace/io/standin_records.h) and that
+# header is the schema's reference. Pure Python, no torch: the stream is built and flushed here,
+# the torch-facing side (standin.py) only describes calls. Sinks, in order of preference: the
+# collector injected by `parascope-cli record` (the lines become a chunk of its .pstrace, on the
+# collector's clock, CLOCK_REALTIME ns), else the file named by PARASCOPE_WORLD_LOG, else memory
+# (records()). Records are buffered and handed to the collector every 256 records, at
+# destroy_process_group and at exit; without a collector they go to the file (or memory) at exit
+# only, so one run's records never end up split between two sinks. A SIGKILL loses what was not
+# handed over.
+import atexit
+import ctypes
+import json
+import os
+import socket
+import threading
+import time
+
+SCHEMA = 1
+
+
+def thread_id():
+    """The calling thread as CUPTI names it in API records: pthread_self() cut to 32 bits."""
+    return threading.get_ident() & 0xFFFFFFFF
+_FLUSH_EVERY = 256
+_NO_STREAM = 0xFFFFFFFF
+
+
+class _CollectorSink:
+    """The collector library already loaded in this process (CUDA injection), or None."""
+
+    def __init__(self, lib):
+        self._lib = lib
+        self._lib.parascope_collector_impl_submit_standin.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+        self._lib.parascope_collector_impl_submit_standin.restype = ctypes.c_int
+        self._lib.parascope_collector_impl_stream_id.argtypes = [ctypes.c_uint64]
+        self._lib.parascope_collector_impl_stream_id.restype = ctypes.c_uint32
+        self._ids = {}
+
+    @staticmethod
+    def find():
+        try:
+            lib = ctypes.CDLL("libparascope_cupti.so", mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+        except OSError:
+            return None
+        if not hasattr(lib, "parascope_collector_impl_submit_standin"):
+            return None
+        return _CollectorSink(lib)
+
+    def stream_id(self, handle):
+        sid = self._ids.get(handle)
+        if sid is None:
+            sid = int(self._lib.parascope_collector_impl_stream_id(ctypes.c_uint64(handle)))
+            if sid != _NO_STREAM:  # not known yet (no context): ask again next time
+                self._ids[handle] = sid
+        return None if sid == _NO_STREAM else sid
+
+    def write(self, text):
+        data = text.encode("utf-8")
+        return self._lib.parascope_collector_impl_submit_standin(data, len(data)) == 1
+
+
+class _FileSink:
+    def __init__(self, path):
+        self._path = path
+
+    def stream_id(self, handle):
+        return None
+
+    def write(self, text):
+        with open(self._path, "a", encoding="utf-8") as f:
+            f.write(text)
+        return True
+
+
+class Recorder:
+    """One per process. Thread-safe; ids and sequence numbers are per process."""
+
+    def __init__(self, rank, world_size, log_path=None):
+        self.rank = rank
+        self.world_size = world_size
+        self._lock = threading.Lock()
+        self._pending = []
+        self._kept = []  # everything, when no sink takes it (tests read records())
+        self._next_op = 1
+        self._next_group = 0
+        self._seq = {}
+        self._collector = None
+        self._collector_looked = 0.0
+        self._file = _FileSink(log_path) if log_path else None
+        self._head_written = False
+        self._futures = {}  # op id -> (device) of works whose future was taken and not yet waited
+        atexit.register(self.close)
+
+    # --- what the program did -------------------------------------------------------------
+
+    def world(self, asked_backend, torch_version):
+        self._add({"k": "world", "v": SCHEMA, "rank": self.rank, "world_size": self.world_size,
+                   "pid": os.getpid(), "host": socket.gethostname(), "asked_backend": asked_backend,
+                   "torch": torch_version, "t0": time.time_ns()})
+
+    def group(self, ranks, group_rank, name, desc, asked_backend):
+        with self._lock:
+            gid = self._next_group
+            self._next_group += 1
+        self._add({"k": "group", "id": gid, "ranks": list(ranks), "rank": group_rank, "name": name,
+                   "desc": desc, "asked_backend": asked_backend, "t0": time.time_ns()})
+        return gid
+
+    def op(self, fields, collective):
+        """fields: op, group, ... (see standin_records.h); returns the op id."""
+        with self._lock:
+            oid = self._next_op
+            self._next_op += 1
+            if collective:
+                g = fields["group"]
+                seq = self._seq.get(g, 0)
+                self._seq[g] = seq + 1
+            else:
+                seq = -1
+        fields["k"] = "op"
+        fields["id"] = oid
+        fields["seq"] = seq
+        self._add(fields)
+        return oid
+
+    def sequence(self, gid):
+        with self._lock:
+            return self._seq.get(gid, 0)
+
+    def wait(self, op_ids, how, where, t0, t1, blocking):
+        """where: (device, stream handle) of the waiting side; device -1 for CPU."""
+        device, stream = where
+        rec = {"k": "wait", "ops": list(op_ids), "how": how, "device": device, "tid": thread_id(),
+               "t0": t0, "t1": t1, "blocking": bool(blocking)}
+        self._stream_fields(rec, stream)
+        with self._lock:
+            for o in op_ids:
+                self._futures.pop(o, None)
+        self._add(rec)
+
+    def future_taken(self, op_ids, device):
+        with self._lock:
+            for o in op_ids:
+                self._futures[o] = device
+
+    def unwaited_futures(self):
+        """Ops whose future was handed out (DDP's comm hooks) and never waited where we could see it."""
+        with self._lock:
+            return dict(self._futures)
+
+    def stream_fields(self, rec, stream):
+        self._stream_fields(rec, stream)
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def _stream_fields(self, rec, stream):
+        if stream is None:
+            return
+        rec["stream"] = stream
+        sink = self._sink()
+        sid = sink.stream_id(stream) if sink else None
+        if sid is not None:
+            rec["stream_id"] = sid
+
+    def _sink(self):
+        """The collector once it is in the process (it loads with CUDA); None before."""
+        if self._collector is None and time.monotonic() - self._collector_looked > 0.5:
+            self._collector_looked = time.monotonic()
+            self._collector = _CollectorSink.find()
+        return self._collector
+
+    def _add(self, rec):
+        with self._lock:
+            self._pending.append(rec)
+            full = len(self._pending) >= _FLUSH_EVERY
+        if full:
+            self.flush()
+
+    def flush(self, final=False):
+        sink = self._sink()
+        if sink is None and not final:
+            return  # kept until the collector appears or the program ends
+        with self._lock:
+            batch, self._pending = self._pending, []
+        if not batch:
+            return
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in batch)
+        for s in (sink, self._file):
+            if s is not None and s.write(text):
+                return
+        self._kept.extend(batch)
+
+    def close(self):
+        self.flush(final=True)
+
+    def records(self):
+        """What no sink took (tests without a collector or log file)."""
+        self.flush(final=True)
+        return list(self._kept)
