@@ -30,7 +30,8 @@ const std::vector<OptionSpec> kRunOptions = {
     {"--output", true, false, "the suite folder (created; an existing one is resumed)", "-o"},
     {"--problems", true, false, "task numbers, e.g. 1-87 (default) or 1,2,7-8", ""},
     {"--world", true, false, "ranks per task (torchrun --nproc-per-node; default 1)", ""},
-    {"--one-gpu", false, false, "run each reference as one rank of --world N on one GPU (needs record --world)", ""},
+    {"--one-gpu", false, false, "each reference as rank 0 of a world of --world N on this GPU (record --world N --rank 0: PKB's worker.py "
+                                  "under the stand-in process group; compute measured, collectives recorded, none run)", ""},
     {"--timeout", true, false, "seconds per task before its process tree is ended (default 60)", ""},
     {"--deadline", true, false, "seconds for the whole run: no task starts that could end after it (default none)", ""},
     {"--retry-failed", false, false, "run tasks again that failed before (finished ones are always skipped)", ""},
@@ -115,8 +116,8 @@ int pkb_run(const VerbArgs& argv) {
   const std::string launcher = args.value("--launcher").value_or("run_local");
   if (launcher != "run_local" && launcher != "direct") throw UsageError("--launcher must be run_local or direct");
   o.launcher = launcher == "direct" ? pkb::Launcher::kDirect : pkb::Launcher::kRunLocal;
-  if (o.launcher == pkb::Launcher::kDirect && o.world != 1) throw UsageError("--launcher direct runs world 1 only");
-  if (o.one_gpu) pkb::run_one_gpu_task(o, o.tasks.front());  // says what it needs before anything runs
+  if (o.launcher == pkb::Launcher::kDirect && o.world != 1 && !o.one_gpu)
+    throw UsageError("--launcher direct runs world 1 only (or with --one-gpu)");
 
   const bool quiet = args.flag("--quiet");
   Progress progress(quiet || !::isatty(STDERR_FILENO));

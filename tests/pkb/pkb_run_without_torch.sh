@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `parascope-cli pkb run` on the real PKB checkout with a Python that has no torch: tasks 1 and 2
 # run under the collector (record), fail within seconds, and their task.json names the package.
+# With --one-gpu --world 2, task 1 goes through record --world 2 --rank 0 and fails the same way.
 # Exit 77 (skipped) when torch imports, or the checkout is missing.
 set -u
 CLI=$1
@@ -25,4 +26,16 @@ done
 # a second run resumes: both tasks are already in the suite
 "$CLI" pkb run --pkb "$PKB" -o "$OUT/suite" --problems 1-2 --launcher direct 2>&1 | grep -q "0 ok, 0 failed, 2 already in" ||
   { echo "the second run did not resume"; exit 1; }
+# --one-gpu --world 2: rank 0 of 2 through record --world, failing the same way
+"$CLI" pkb run --pkb "$PKB" -o "$OUT/one" --problems 1 --one-gpu --world 2 --timeout 120 -q || { echo "pkb run --one-gpu failed"; exit 1; }
+python3 - "$OUT/one/tasks/1_allreduce/task.json" "$OUT/one/suite.json" <<'PY' || exit 1
+import json, sys
+t = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+assert t["command"][1:10] == ["record", "-q", "-o", t["command"][4], "--world", "2", "--rank", "0", "--"], t["command"]
+assert t["command"][11:13] == ["-u", s["pkb_root"] + "/scripts/worker.py"], t["command"]
+assert t["reason"] == "missing Python package 'torch' (No module named 'torch')", t["reason"]
+assert s["world"] == 2 and s["one_gpu"] is True, s
+print("one-gpu", t["stem"], "->", t["reason"])
+PY
 echo ok

@@ -3,6 +3,7 @@
 // the hand-built PKB loop (pkb_loop_trace.h).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -11,6 +12,7 @@
 #include "pkb/suite/failure_reason.h"
 #include "pkb/suite/pkb_checkout.h"
 #include "pkb/suite/pkb_perf.h"
+#include "pkb/suite/pkb_runner.h"
 #include "pkb/suite/suite_folder.h"
 #include "pkb/task/op_shapes.h"
 #include "pkb_suite_fixture.h"
@@ -194,4 +196,53 @@ TEST_CASE("pkb: PKB's eval output read back: verdict, timed trials, and why a jo
   CHECK(bad.measured_speedup == 0);
   CHECK(bad.reason ==
         "trial result: no_artifacts (RuntimeError: parascope kernel: bytes 40 is not a positive multiple of 16 x nranks)");
+}
+
+TEST_CASE("pkb: a task's command and environment per launcher, --one-gpu through record --world") {
+  RunOptions o;
+  o.checkout.root = "/pkb";
+  o.cli = "/bin/parascope-cli";
+  o.hook_dir = "/hook";
+  const PkbTask t{12, "12_tp_mlp", "/pkb/reference/12_tp_mlp.py"};
+  const std::vector<std::string> worker = {"python3", "-u", "/pkb/scripts/worker.py", "--backend", "reference",
+                                           "--problem_py", "/pkb/reference/12_tp_mlp.py", "--logs_dir",
+                                           "/s/t/pkb_logs/problem_12_tp_mlp/reference", "--rows", "1024", "--cols",
+                                           "1024", "--dtype", "bfloat16", "--problem_id", "12", "--measure_perf",
+                                           "--measure-warmup-iters", "500", "--measure-profiling-iters", "100",
+                                           "--trial", "0"};
+  const auto has = [](const std::vector<std::string>& env, const std::string& kv) {
+    return std::find(env.begin(), env.end(), kv) != env.end();
+  };
+  SECTION("run_local: run_local.py under record") {
+    const auto cmd = task_command(o, t, "/s/t");
+    REQUIRE(cmd.size() > 8);
+    CHECK(std::vector<std::string>(cmd.begin(), cmd.begin() + 7) ==
+          std::vector<std::string>{"/bin/parascope-cli", "record", "-q", "-o", "/s/t/record", "--", "python3"});
+    CHECK(cmd[7] == "/pkb/run_local.py");
+    CHECK(!has(task_environment(o, t, 29500), "RANK=0"));
+  }
+  SECTION("direct: the worker with torchrun's environment") {
+    o.launcher = Launcher::kDirect;
+    auto cmd = task_command(o, t, "/s/t");
+    CHECK(std::vector<std::string>(cmd.begin() + 6, cmd.end()) == worker);
+    const auto env = task_environment(o, t, 29517);
+    CHECK(has(env, "RANK=0"));
+    CHECK(has(env, "WORLD_SIZE=1"));
+    CHECK(has(env, "MASTER_PORT=29517"));
+    CHECK(std::any_of(env.begin(), env.end(), [](const std::string& kv) { return kv.rfind("PYTHONPATH=/hook", 0) == 0; }));
+  }
+  SECTION("--one-gpu --world 8: rank 0 of 8 under record --world, which sets RANK and WORLD_SIZE itself") {
+    o.one_gpu = true;
+    o.world = 8;
+    const auto cmd = task_command(o, t, "/s/t");
+    CHECK(std::vector<std::string>(cmd.begin(), cmd.begin() + 10) ==
+          std::vector<std::string>{"/bin/parascope-cli", "record", "-q", "-o", "/s/t/record", "--world", "8", "--rank",
+                                   "0", "--"});
+    CHECK(std::vector<std::string>(cmd.begin() + 10, cmd.end()) == worker);
+    const auto env = task_environment(o, t, 29517);
+    CHECK(!has(env, "RANK=0"));
+    CHECK(!has(env, "WORLD_SIZE=1"));
+    CHECK(has(env, "OMP_NUM_THREADS=1"));
+    CHECK(has(env, "PARASCOPE_PKB_SHAPES=1"));
+  }
 }

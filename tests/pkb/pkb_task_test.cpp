@@ -241,3 +241,27 @@ TEST_CASE("pkb: a fused all-gather + GEMM design when a GEMM follows the all-gat
     }
   CHECK(fused == 3 * (3 + 1) * 3);  // ce, tma, ldst x (inter-SM on 8, 16, 32 SMs + intra-SM) x 3 chunk sizes
 }
+
+TEST_CASE("pkb: on a one-GPU recording the reference's collectives are NCCL's as modelled") {
+  // record --world N: the stand-in's all-reduce is a zero-length kernel; PKB's time is compute only
+  const auto ex = test::make_pkb_loop_trace();
+  const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
+  TaskOps ops = task_ops(ex.trace, w, SliceClassifier(ex.trace), "bfloat16");
+  ops.ops[1].name = "stand-in all_reduce bf16";
+  ops.ops[1].mean_ns = 0;
+  ops.collectives[0].mean_ns = 0;
+  const Topology h200x2 = load_machine("h200x2", kPresets);
+  const double ref = 10.075e-6, host = 60e-6;  // the stand-in's Python calls: a host time no real run has
+  const DesignSpace ds = explore_designs(ops, ref, host, h200x2, collective_latency_floor_s(h200x2));
+  const DesignTarget& t = ds.targets.at(0);
+  const Design& nccl = ds.designs[static_cast<size_t>(t.nccl)];
+  REQUIRE(nccl.ok);
+  CHECK(t.measured_s == Approx(nccl.predicted_s));
+  CHECK(ds.reference_s == Approx(ref + nccl.predicted_s));
+  const Design& best = ds.designs[static_cast<size_t>(t.best)];
+  // no host floor: the best is the measured compute plus the best design's prediction
+  CHECK(best.task_s == Approx(ref + best.predicted_s));
+  CHECK(ds.best_task_s == Approx(ref + std::min(best.predicted_s, nccl.predicted_s)));
+  CHECK(ds.best_speedup == Approx(ds.reference_s / ds.best_task_s));
+  CHECK(ds.note.find("one-GPU recording: collectives not run") != std::string::npos);
+}

@@ -309,6 +309,7 @@ JsonValue task_report_json(const TaskReport& x) {
                                    {"workload", str(d.request.spec())}}));
     task.set("designs", JsonValue::object({{"targets", targets},
                                            {"alternatives", alts},
+                                           {"reference_us", us(x.designs.reference_s)},
                                            {"best", JsonValue::object({{"label", str(x.designs.best_label)},
                                                                        {"task_us", us(x.designs.best_task_s)},
                                                                        {"speedup", num(x.designs.best_speedup)},

@@ -47,17 +47,26 @@ bool finished_before(const SuitePaths& p, const PkbTask& t, bool retry_failed) {
 
 }  // namespace
 
+namespace {
+// worker.py's argv exactly as run_local.py hands it to torchrun (run_local_job)
+std::vector<std::string> worker_argv(const RunOptions& o, const PkbTask& t, const std::string& task_dir) {
+  return {o.python, "-u", o.checkout.root + "/scripts/worker.py", "--backend", "reference", "--problem_py", t.reference,
+          "--logs_dir", task_dir + "/pkb_logs/problem_" + t.stem + "/reference", "--rows", std::to_string(o.m), "--cols",
+          std::to_string(o.n), "--dtype", o.dtype, "--problem_id", std::to_string(t.id), "--measure_perf",
+          "--measure-warmup-iters", "500", "--measure-profiling-iters", "100", "--trial", "0"};
+}
+}  // namespace
+
 std::vector<std::string> task_command(const RunOptions& o, const PkbTask& t, const std::string& task_dir) {
   std::vector<std::string> cmd = {o.cli, "record", "-q", "-o", task_dir + "/record"};
+  // --one-gpu: rank 0 of a world of N under record --world's stand-in process group (compute on
+  // this GPU, every collective recorded, none run)
+  if (o.one_gpu) cmd.insert(cmd.end(), {"--world", std::to_string(o.world), "--rank", "0"});
   for (const auto& a : o.record_args) cmd.push_back(a);
   cmd.push_back("--");
-  if (o.launcher == Launcher::kDirect) {
-    // worker.py's argv exactly as run_local.py hands it to torchrun (run_local_job)
-    cmd.insert(cmd.end(), {o.python, "-u", o.checkout.root + "/scripts/worker.py", "--backend", "reference", "--problem_py",
-                           t.reference, "--logs_dir", task_dir + "/pkb_logs/problem_" + t.stem + "/reference", "--rows",
-                           std::to_string(o.m), "--cols", std::to_string(o.n), "--dtype", o.dtype, "--problem_id",
-                           std::to_string(t.id), "--measure_perf", "--measure-warmup-iters", "500",
-                           "--measure-profiling-iters", "100", "--trial", "0"});
+  if (o.one_gpu || o.launcher == Launcher::kDirect) {
+    const auto w = worker_argv(o, t, task_dir);
+    cmd.insert(cmd.end(), w.begin(), w.end());
     return cmd;
   }
   cmd.insert(cmd.end(), {o.python, o.checkout.root + "/run_local.py", "--nproc-per-node", std::to_string(o.world),
@@ -73,21 +82,19 @@ std::vector<std::string> task_environment(const RunOptions& o, const PkbTask&, i
     const char* pp = std::getenv("PYTHONPATH");
     env.push_back("PYTHONPATH=" + o.hook_dir + (pp && *pp ? ":" + std::string(pp) : ""));
   }
-  if (o.launcher == Launcher::kDirect)
+  // record --world sets RANK, WORLD_SIZE, MASTER_* itself (and runs this hook after its own)
+  if (o.launcher == Launcher::kDirect && !o.one_gpu) {
     for (const char* kv : {"RANK=0", "LOCAL_RANK=0", "WORLD_SIZE=1", "LOCAL_WORLD_SIZE=1", "GROUP_RANK=0",
                            "MASTER_ADDR=127.0.0.1", "OMP_NUM_THREADS=1"})
       env.push_back(kv);
-  if (o.launcher == Launcher::kDirect) env.push_back("MASTER_PORT=" + std::to_string(port));
+    env.push_back("MASTER_PORT=" + std::to_string(port));
+  }
+  if (o.one_gpu) env.push_back("OMP_NUM_THREADS=1");
   return env;
 }
 
-void run_one_gpu_task(const RunOptions& o, const PkbTask& t) {
-  throw std::runtime_error("--one-gpu (task " + t.stem + ", world " + std::to_string(o.world) +
-                           "): needs record --world (not on this branch)");
-}
-
 RunSummary run_suite(const RunOptions& o, const RunEvents& ev) {
-  if (o.launcher == Launcher::kDirect && o.world != 1)
+  if (o.launcher == Launcher::kDirect && o.world != 1 && !o.one_gpu)
     throw std::invalid_argument("the direct launcher starts one worker: world 1 only (use run_local.py for --world " +
                                 std::to_string(o.world) + ")");
   const SuitePaths p{o.suite_dir};
@@ -132,7 +139,6 @@ RunSummary run_suite(const RunOptions& o, const RunEvents& ev) {
       }
     }
     if (ev.started) ev.started(i, o.tasks.size(), t);
-    if (o.one_gpu) run_one_gpu_task(o, t);
     const std::string dir = p.task_dir(t.stem);
     fs::remove_all(dir, ec);
     fs::create_directories(dir, ec);

@@ -28,7 +28,8 @@ struct RunOptions {
   std::vector<PkbTask> tasks;
   std::string suite_dir;
   int world = 1;
-  bool one_gpu = false;
+  bool one_gpu = false;       // rank 0 of a world of `world` on this GPU (record --world N --rank 0):
+                              // compute measured, collectives recorded by the stand-in, none run
   int m = 1024, n = 1024;
   std::string dtype = "bfloat16";
   std::string python = "python3";
@@ -54,11 +55,6 @@ struct RunSummary {
 };
 
 RunSummary run_suite(const RunOptions& o, const RunEvents& ev);
-
-// --one-gpu: each reference as one rank of N on one GPU. Needs `record --world N` (the issue
-// "Predict an N-GPU run from one GPU"), which this branch does not have: throws std::runtime_error
-// saying so.
-[[noreturn]] void run_one_gpu_task(const RunOptions& o, const PkbTask& t);
 
 // The command line of one task (shown in task.json and docs) and the environment it adds.
 std::vector<std::string> task_command(const RunOptions& o, const PkbTask& t, const std::string& task_dir);

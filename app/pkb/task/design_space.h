@@ -6,7 +6,9 @@
 // granularity of overlap; the direct kernels move one message per block). Each design is
 // predicted alone; the task's time with it is PKB's measured time minus the measured time of what
 // it replaces plus its prediction (the rest of the iteration as measured), and never less than the
-// host's own time per iteration: a host-bound loop gains nothing from a faster kernel. The best design per
+// host's own time per iteration: a host-bound loop gains nothing from a faster kernel. On a one-GPU
+// recording (record --world) the collectives did not run; the reference is then PKB's time plus
+// NCCL's collectives as modelled. The best design per
 // target is combined into the task's best, named with its predicted time, speed-up and reason.
 #pragma once
 
@@ -47,6 +49,9 @@ struct DesignTarget {
 struct DesignSpace {
   std::vector<DesignTarget> targets;
   std::vector<Design> designs;
+  // the reference the speed-ups are against: PKB's time, plus NCCL's modelled collectives on a
+  // one-GPU recording (record --world: its stand-in collectives took no time)
+  double reference_s = 0;
   // the task's best: each target's best design together
   double best_task_s = 0, best_speedup = 0;
   std::string best_label, reason, note;
