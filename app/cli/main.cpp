@@ -41,6 +41,8 @@ constexpr VerbEntry kVerbs[] = {
      parascope::cli::run_report},
     {"diff", "two traces (runs, or a run and a simulation) aligned by step: step, kernel and collective deltas",
      parascope::cli::run_diff},
+    {"pkb", "ParallelKernelBench as a workload suite: run, report (bound, best design), solutions, eval",
+     parascope::cli::run_pkb},
 };
 
 void usage(FILE* out) {

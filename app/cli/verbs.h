@@ -23,5 +23,6 @@ int run_links(const VerbArgs& args);
 int run_roofline(const VerbArgs& args);
 int run_report(const VerbArgs& args);
 int run_diff(const VerbArgs& args);
+int run_pkb(const VerbArgs& args);
 
 }  // namespace parascope::cli

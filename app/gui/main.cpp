@@ -9,6 +9,8 @@
 //   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction
 //   --compare TRACE    with --show diff: diff INPUT against TRACE
 //   --dock-size PX     with --show: the last dock's height (bottom) or width (side)
+//   --pkb-suite DIR    open a ParallelKernelBench suite folder (`parascope-cli pkb run`) in the PKB
+//                      suite dock; with --screenshot, its first task (largest gap) and its trace
 // A first view is not an edit: the notes file beside the trace is not rewritten for it.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -24,6 +26,7 @@
 #include "gui/diff_view.h"
 #include "gui/main_window.h"
 #include "gui/overlap_view.h"
+#include "gui/pkb_suite_view.h"
 #include "gui/timeline_view.h"
 #include "gui/whatif_view.h"
 #include "render/timeline_painter.h"
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   cli.addOption({"dock-size", "With --show: the last dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
   cli.addOption({"whatif", "First view, with --show whatif: set these knobs (\"k=v k=v\") and run the prediction.", "knobs"});
   cli.addOption({"compare", "First view, with --show diff: compare INPUT with <trace> (a file or directory).", "trace"});
+  cli.addOption({"pkb-suite", "Open a ParallelKernelBench suite folder in the PKB suite dock (with --screenshot: its first task too).", "dir"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
   const QStringList inputs = cli.positionalArguments();
@@ -138,6 +142,26 @@ int main(int argc, char** argv) {
       QApplication::exit(1);
     });
   window.show();
+  if (cli.isSet("pkb-suite")) {
+    parascope::gui::PkbSuiteView* v = window.pkb_suite();
+    if (shot && inputs.isEmpty()) {
+      // the first task's trace opens through the dock; a suite without one is shot as it is
+      QObject::connect(v, &parascope::gui::PkbSuiteView::updated, &window, [&window, v, &cli] {
+        window.raise_dock("pkb", cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
+        const bool has_trace = v->report() && !v->report()->tasks.empty() && !v->report()->tasks.front().trace_path.empty();
+        v->select_task(0);
+        if (!has_trace)
+          QTimer::singleShot(600, &window, [&window, &cli] {
+            const QString out = cli.value("screenshot");
+            const bool ok = window.grab().save(out);
+            std::printf("%s\n", qPrintable(out));
+            QApplication::exit(ok ? 0 : 1);
+          });
+      });
+    }
+    v->open_suite(cli.value("pkb-suite"));
+    window.raise_dock("pkb", cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
+  }
   window.open_inputs(inputs);
   return QApplication::exec();
 }

@@ -38,6 +38,7 @@
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
 #include "gui/overlap_view.h"
+#include "gui/pkb_suite_view.h"
 #include "gui/report_export.h"
 #include "gui/slice_details.h"
 #include "gui/diff_view.h"
@@ -253,6 +254,14 @@ void MainWindow::build_docks() {
     diff_->set_b(std::move(t), tr("what-if %1").arg(label));
     raise_dock("diff");
   });
+  auto* pkb_dock = new QDockWidget(tr("PKB suite"), this);
+  pkb_dock->setObjectName("pkb_dock");
+  pkb_ = new PkbSuiteView(pkb_dock);
+  pkb_dock->setWidget(pkb_);
+  addDockWidget(Qt::BottomDockWidgetArea, pkb_dock);
+  tabifyDockWidget(stats_dock, pkb_dock);
+  stats_dock->raise();
+  connect(pkb_, &PkbSuiteView::open_trace, this, [this](const QString& path) { open_inputs({path}); });
   connect(stats_filter_, &QLineEdit::textChanged, this,
           [this](const QString& t) { stats_proxy_->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption)); });
   connect(stats_device_, &QComboBox::activated, this, [this](int i) { stats_model_->set_device(stats_device_->itemData(i).toInt()); });
@@ -263,6 +272,12 @@ void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open_dialog);
   file->addAction(tr("Open &Directory…"), this, &MainWindow::open_directory_dialog);
+  file->addAction(tr("Open PKB &Suite…"), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a suite folder of parascope-cli pkb run"));
+    if (dir.isEmpty()) return;
+    pkb_->open_suite(dir);
+    raise_dock("pkb");
+  });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuild_recent_menu();
   file->addSeparator();

@@ -29,6 +29,7 @@ class FindBar;
 class KernelStatsModel;
 class LinkView;
 class OverlapView;
+class PkbSuiteView;
 class RooflineView;
 class TimelineView;
 class TopologyView;
@@ -51,6 +52,7 @@ class MainWindow : public QMainWindow {
   RooflineView* roofline() const { return roofline_; }
   DiffView* diff() const { return diff_; }
   WhatIfView* whatif() const { return whatif_; }
+  PkbSuiteView* pkb_suite() const { return pkb_; }
   // Shows and raises the dock whose object name is `name` + "_dock" ("links", "topology"...).
   // With `height` > 0, the dock's area gets that many pixels (screenshots, first start).
   bool raise_dock(const QString& name, int height = 0);
@@ -118,6 +120,7 @@ class MainWindow : public QMainWindow {
   RooflineView* roofline_ = nullptr;
   DiffView* diff_ = nullptr;
   WhatIfView* whatif_ = nullptr;
+  PkbSuiteView* pkb_ = nullptr;
   KernelStatsModel* stats_model_ = nullptr;
   QSortFilterProxyModel* stats_proxy_ = nullptr;
   QTableView* stats_view_ = nullptr;

@@ -1,0 +1,153 @@
+#include "gui/pkb_suite_view.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gui/data_table_model.h"
+#include "gui/presets.h"
+
+namespace parascope::gui {
+
+namespace {
+struct Outcome {
+  std::shared_ptr<const pkb::SuiteReport> report;
+  DataTable table;
+  QString error;
+};
+}  // namespace
+
+PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
+  status_ = new QLabel(tr("No suite open (File > Open PKB suite…, or parascope --pkb-suite DIR)"), this);
+  status_->setStyleSheet("color: #666");
+  status_->setContentsMargins(4, 2, 4, 2);
+  status_->setWordWrap(true);
+  suite_model_ = new DataTableModel(this);
+  suite_table_ = make_data_table_view(suite_model_, this, nullptr, true);  // the library's order: by gap
+  suite_table_->setTextElideMode(Qt::ElideRight);
+  suite_table_->setToolTip(tr("Click a task: its trace opens in the timeline and the roofline; below, where its time "
+                              "goes, its operations and the alternatives"));
+  connect(suite_table_, &QTableView::clicked, this, [this](const QModelIndex& i) { select_task(i.row()); });
+  breakdown_model_ = new DataTableModel(this);
+  ops_model_ = new DataTableModel(this);
+  designs_model_ = new DataTableModel(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(make_data_table_view(designs_model_, tabs_, nullptr, true), tr("Alternatives"));
+  tabs_->addTab(make_data_table_view(breakdown_model_, tabs_, nullptr, true), tr("Where the time goes"));
+  tabs_->addTab(make_data_table_view(ops_model_, tabs_, nullptr, true), tr("Operations"));
+  task_status_ = new QLabel(this);
+  task_status_->setWordWrap(true);
+  task_status_->setContentsMargins(4, 2, 4, 2);
+  auto* lower = new QWidget(this);
+  auto* lv = new QVBoxLayout(lower);
+  lv->setContentsMargins(0, 0, 0, 0);
+  lv->addWidget(task_status_);
+  lv->addWidget(tabs_, 1);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(suite_table_);
+  split->addWidget(lower);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->addWidget(status_);
+  v->addWidget(split, 1);
+}
+
+PkbSuiteView::~PkbSuiteView() {
+  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
+}
+
+QString PkbSuiteView::status_text() const { return status_->text(); }
+
+void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
+  const int job = ++job_;
+  report_.reset();
+  suite_model_->set_table({});
+  status_->setText(tr("analysing %1…").arg(dir));
+  auto* w = new QFutureWatcher<Outcome>(this);
+  ++pending_;
+  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
+    --pending_;
+    if (job == job_) {
+      Outcome o = w->result();
+      if (!o.error.isEmpty()) {
+        status_->setText(o.error);
+      } else {
+        report_ = o.report;
+        suite_model_->set_table(std::move(o.table));
+        suite_table_->resizeColumnsToContents();
+        for (int c = 0; c < suite_model_->columnCount(); ++c)
+          suite_table_->setColumnWidth(c, std::min(suite_table_->columnWidth(c), 320));
+        status_->setText(tr("%1: world %2, %3 ok, %4 failed, on %5 (%6); tasks by gap = PKB's time / bound")
+                             .arg(QString::fromStdString(report_->suite_dir))
+                             .arg(report_->suite.world)
+                             .arg(report_->ok)
+                             .arg(report_->failed)
+                             .arg(QString::fromStdString(report_->machine))
+                             .arg(QString::fromStdString(report_->ceilings.gpu)));
+      }
+      emit updated();
+    }
+    w->deleteLater();
+  });
+  const std::string d = dir.toStdString(), m = machine.toStdString(), presets = (resources_dir() + "/topologies").toStdString();
+  w->setFuture(QtConcurrent::run([d, m, presets] {
+    Outcome o;
+    try {
+      pkb::ReportOptions ro;
+      ro.machine = m;
+      ro.preset_dir = presets;
+      auto r = std::make_shared<pkb::SuiteReport>(pkb::build_suite_report(d, ro));
+      o.table = pkb::suite_table(*r);
+      o.report = std::move(r);
+    } catch (const std::exception& e) {
+      o.error = QString::fromStdString(e.what());
+    }
+    return o;
+  }));
+}
+
+void PkbSuiteView::wait() {
+  while (busy()) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+void PkbSuiteView::select_task(int row) {
+  if (!report_ || row < 0 || static_cast<size_t>(row) >= report_->tasks.size()) return;
+  const pkb::TaskReport& t = report_->tasks[static_cast<size_t>(row)];
+  suite_table_->selectRow(row);
+  show_task(t);
+  if (!t.trace_path.empty()) emit open_trace(QString::fromStdString(t.trace_path));
+}
+
+void PkbSuiteView::show_task(const pkb::TaskReport& t) {
+  breakdown_model_->set_table(t.analyzed ? pkb::breakdown_table(t) : DataTable{});
+  ops_model_->set_table(t.analyzed ? pkb::operations_table(t) : DataTable{});
+  designs_model_->set_table(t.analyzed ? pkb::designs_table(t) : DataTable{});
+  QString text = QString::fromStdString(t.record.stem);
+  if (t.record.status != pkb::TaskStatus::kOk) {
+    text += tr(": failed: %1").arg(QString::fromStdString(t.record.reason));
+  } else if (!t.analyzed) {
+    text += tr(": PKB %1 ms; %2").arg(t.perf.wall_time_ms_max, 0, 'f', 4).arg(QString::fromStdString(t.analysis_note));
+  } else {
+    text += tr(": PKB %1 us, bound %2 us (%3), gap %4x. Best: %5, %6 us (%7x): %8")
+                .arg(t.reference_s * 1e6, 0, 'f', 2)
+                .arg(t.bound.bound_s * 1e6, 0, 'f', 2)
+                .arg(QString::fromStdString(std::string(pkb::to_string(t.bound.binds))))
+                .arg(t.bound.gap, 0, 'f', 1)
+                .arg(QString::fromStdString(t.designs.best_label))
+                .arg(t.designs.best_task_s * 1e6, 0, 'f', 2)
+                .arg(t.designs.best_speedup, 0, 'f', 2)
+                .arg(QString::fromStdString(t.designs.reason + (t.designs.note.empty() ? "" : "; " + t.designs.note)));
+  }
+  task_status_->setText(text);
+  for (QTableView* v : tabs_->findChildren<QTableView*>()) v->resizeColumnsToContents();
+  tabs_->setCurrentIndex(0);
+}
+
+}  // namespace parascope::gui

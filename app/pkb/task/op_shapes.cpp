@@ -1,0 +1,84 @@
+#include "pkb/task/op_shapes.h"
+
+#include "trace/core/analysis/roofline.h"
+#include "trace/core/json.h"
+
+namespace parascope::pkb {
+
+std::optional<OpShape> parse_nvtx_op(std::string_view name) {
+  constexpr std::string_view kSizes = ", sizes = ";
+  const size_t at = name.find(kSizes);
+  if (at == std::string_view::npos) return std::nullopt;
+  OpShape s;
+  s.op = std::string(name.substr(0, name.find(", ")));
+  const size_t open = at + kSizes.size();
+  if (open >= name.size() || name[open] != '[') return std::nullopt;
+  int depth = 0;
+  size_t end = open;
+  for (; end < name.size(); ++end) {
+    if (name[end] == '[') ++depth;
+    else if (name[end] == ']' && --depth == 0) break;
+  }
+  if (depth != 0 || end >= name.size()) return std::nullopt;  // cut off (NVTX names can be truncated)
+  s.sizes = std::string(name.substr(open, end - open + 1));
+  return s;
+}
+
+double dtype_bytes(const std::string& d) {
+  if (d == "bfloat16" || d == "float16" || d == "half") return 2;
+  if (d == "float32" || d == "float") return 4;
+  if (d == "float64" || d == "double") return 8;
+  return 0;
+}
+
+namespace {
+std::string torch_type_name(const std::string& d) {
+  if (d == "bfloat16") return "c10::BFloat16";
+  if (d == "float16" || d == "half") return "c10::Half";
+  if (d == "float32" || d == "float") return "float";
+  if (d == "float64" || d == "double") return "double";
+  return {};
+}
+}  // namespace
+
+void compute_op_work(OpShape& s, const std::string& dtype) {
+  const std::string t = torch_type_name(dtype);
+  KernelWork w;
+  if (!t.empty() && op_shape_work(s.op, s.sizes, "[\"" + t + "\"]", w) && w.flops > 0) {
+    s.flops = w.flops;
+    s.hbm_bytes = w.hbm_bytes;
+    s.work_source = "op shapes";
+    // 2-D GEMM dims for the fused designs
+    try {
+      const JsonValue dims = parse_json(s.sizes, "sizes");
+      const JsonValue::Array& in = dims.items();
+      const size_t a = s.op == "aten::addmm" ? 1 : 0;
+      if (in.size() > a + 1 && in[a].is_array() && in[a + 1].is_array() && in[a].items().size() == 2 &&
+          in[a + 1].items().size() == 2) {
+        s.m = in[a].items()[0].as_int().value_or(0);
+        s.k = in[a].items()[1].as_int().value_or(0);
+        s.n = in[a + 1].items()[1].as_int().value_or(0);
+        s.gemm = s.m > 0 && s.n > 0 && s.k > 0 && s.op != "aten::linear";
+      }
+    } catch (const std::exception&) {
+    }
+    return;
+  }
+  const double es = dtype_bytes(dtype);
+  if (es <= 0) return;
+  try {
+    const JsonValue dims = parse_json(s.sizes, "sizes");
+    double bytes = 0;
+    for (const JsonValue& d : dims.items()) {
+      if (!d.is_array() || d.items().empty()) continue;  // scalars and non-tensors
+      double e = 1;
+      for (const JsonValue& x : d.items()) e *= x.is_number() ? x.as_double() : 0;
+      bytes += e * es;
+    }
+    s.hbm_bytes = bytes;
+    s.work_source = "inputs read once";
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace parascope::pkb
