@@ -12,7 +12,7 @@
 //                       [--open INPUT...]     (measure a trace file instead: load_trace, then as above)
 // trace/io first: pstrace_writer.h has a member named emit(), which Qt's `emit` macro would eat
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QScrollBar>

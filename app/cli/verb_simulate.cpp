@@ -17,8 +17,8 @@
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
-#include "trace/io/pstrace_writer.h"
 #include "trace/io/atomic_file.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR
 #define PARASCOPE_RESOURCE_DIR "resources"

@@ -23,8 +23,8 @@
 #include "sim/whatif/whatif_tables.h"
 #include "trace/core/json.h"
 #include "trace/core/topology_json.h"
+#include "trace/io/export/trace_writer.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/trace_writer.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR
 #define PARASCOPE_RESOURCE_DIR "resources"

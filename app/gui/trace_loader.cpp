@@ -3,7 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
 
-#include "trace/io/chrome_json_parser.h"
+#include "trace/io/json/chrome_json_parser.h"
 #include "trace/io/load_trace.h"
 
 namespace parascope::gui {
