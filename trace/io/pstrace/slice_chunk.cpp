@@ -114,23 +114,18 @@ uint64_t fast_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, u
   return i;
 }
 
-}  // namespace
+// The chunk's local strings (pstrace::read_local_strings, without interning): views into the
+// payload, and the identity table that local_string checks indexes against.
+void read_strings(ByteReader& r, SliceChunk& out) {
+  const uint64_t ns = r.count(1, "string");
+  out.strings.resize(ns);
+  for (uint64_t i = 0; i < ns; ++i) out.strings[i] = r.str();
+  const size_t had = out.local.size();
+  out.local.resize(ns + 1);
+  for (size_t i = had; i < out.local.size(); ++i) out.local[i] = static_cast<StringId>(i);
+}
 
-void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
-  out.error = nullptr;
-  {  // the chunk's local strings (pstrace::read_local_strings, without interning)
-    const uint64_t ns = r.count(1, "string");
-    out.strings.resize(ns);
-    for (uint64_t i = 0; i < ns; ++i) out.strings[i] = r.str();
-    const size_t had = out.local.size();
-    out.local.resize(ns + 1);
-    for (size_t i = had; i < out.local.size(); ++i) out.local[i] = static_cast<StringId>(i);
-  }
-  const std::vector<StringId>& strs = out.local;
-  out.file_track = r.varint();
-  out.first_row = r.varint();
-  const uint64_t n = r.count(4, "slice");
-  out.n = n;
+void read_launch_configs(ByteReader& r, SliceChunk& out) {
   out.configs.clear();
   const uint64_t m = r.count(9, "launch config");
   for (uint64_t i = 0; i < m; ++i) {
@@ -142,6 +137,10 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
     c.dynamic_smem = static_cast<uint32_t>(r.varint());
     out.configs.push_back(c);
   }
+}
+
+void read_arg_shapes(ByteReader& r, SliceChunk& out) {
+  const std::vector<StringId>& strs = out.local;
   out.shape_keys.clear();
   out.shape_types.clear();
   out.shape_fields.assign(1, 0);
@@ -156,29 +155,15 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
     }
     out.shape_fields.push_back(static_cast<uint32_t>(out.shape_keys.size()));
   }
-  const size_t fields = out.shape_keys.size();
-  std::vector<int64_t> prev(fields, 0);  // integers are deltas against the field's previous value
-  const uint64_t k = r.count(1, "argument set");
-  out.k = k;
-  // Values are decoded into `bits` (bounded by the bytes present: each value takes at least one),
-  // noting per shape field whether every set of the chunk has the same value. Such fields become
-  // shared values of the store's shape (when the shape has at least two sets here), so only the
-  // values that differ are stored per set.
-  uint32_t widest = 0;
-  for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, out.shape_fields[i + 1] - out.shape_fields[i]);
-  const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
-  if (out.bits_room < room) {
-    out.bits = std::make_unique_for_overwrite<uint64_t[]>(room);
-    out.bits_room = room;
-  }
+}
+
+// Sets [from, k) value by value through ByteReader's checked reads: what fast_sets declined, with
+// every problem reported at its offset.
+void checked_sets(ByteReader& r, SliceChunk& out, std::vector<int64_t>& prev, uint64_t from, size_t room, size_t& used) {
+  const std::vector<StringId>& strs = out.local;
+  const uint64_t h = out.shape_fields.size() - 1;
   uint64_t* const bits = out.bits.get();
-  out.first_bits.assign(fields, 0);
-  out.same.assign(fields, 1);
-  out.shape_sets.assign(h, 0);
-  out.set_shapes.resize(k);
-  size_t used = 0;
-  const uint64_t decoded = fast_sets(r, out, prev, widest, room, used);
-  for (uint64_t i = decoded; i < k; ++i) {
+  for (uint64_t i = from; i < out.k; ++i) {
     const uint64_t sh = r.varint();
     if (sh >= h) r.fail("argument shape " + std::to_string(sh) + " outside the chunk's " + std::to_string(h));
     const uint32_t fb = out.shape_fields[sh], fe = out.shape_fields[sh + 1];
@@ -209,13 +194,45 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
     }
     out.set_shapes[i] = static_cast<uint32_t>(sh);
   }
+}
+
+// The argument sets: values decoded into `bits` (bounded by the bytes present: each value takes at
+// least one), noting per shape field whether every set of the chunk has the same value. Such fields
+// become shared values of the store's shape (when the shape has at least two sets here), so only
+// the values that differ are stored per set.
+void read_arg_sets(ByteReader& r, SliceChunk& out) {
+  const uint64_t h = out.shape_fields.size() - 1;
+  const size_t fields = out.shape_keys.size();
+  std::vector<int64_t> prev(fields, 0);  // integers are deltas against the field's previous value
+  const uint64_t k = r.count(1, "argument set");
+  out.k = k;
+  uint32_t widest = 0;
+  for (uint64_t i = 0; i < h; ++i) widest = std::max(widest, out.shape_fields[i + 1] - out.shape_fields[i]);
+  const size_t room = k ? static_cast<size_t>(std::min<uint64_t>(r.remaining(), k * widest)) : 0;
+  if (out.bits_room < room) {
+    out.bits = std::make_unique_for_overwrite<uint64_t[]>(room);
+    out.bits_room = room;
+  }
+  out.first_bits.assign(fields, 0);
+  out.same.assign(fields, 1);
+  out.shape_sets.assign(h, 0);
+  out.set_shapes.resize(k);
+  size_t used = 0;
+  const uint64_t decoded = fast_sets(r, out, prev, widest, room, used);
+  checked_sets(r, out, prev, decoded, room, used);
   out.used = used;
-  out.has_args = r.u8() != 0;
+}
+
+// The per-slice columns: starts (first start, then zig-zag deltas, wrapping as the writer's),
+// durations, names, kind bytes and, when the chunk has arguments, set numbers.
+void read_columns(ByteReader& r, SliceChunk& out) {
+  const std::vector<StringId>& strs = out.local;
+  const uint64_t n = out.n, k = out.k;
   out.start.resize(n);
   out.dur.resize(n);
   out.name.resize(n);
   out.kind.resize(n);
-  uint64_t t = 0;  // first start, then zig-zag deltas (wrapping, as the writer's)
+  uint64_t t = 0;
   TimeNs* const start = out.start.data();
   auto put_start = [&](uint64_t i, uint64_t z) {
     t += zigzag_decode(z);
@@ -239,6 +256,13 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
                     set[i] = static_cast<uint32_t>(s);
                   });
   }
+}
+
+// The detail records, one per slice whose kind byte lacks kNoDetailBit, in slice order; correlation
+// and External ids are deltas against the previous record's.
+void read_details(ByteReader& r, SliceChunk& out) {
+  const std::vector<StringId>& strs = out.local;
+  const uint64_t n = out.n;
   out.kernels.clear();
   out.memcpys.clear();
   out.memcpy_devices.clear();
@@ -348,6 +372,22 @@ void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
       default: r.fail("slice kind " + std::string(to_string(kind)) + " has no detail record");
     }
   }
+}
+
+}  // namespace
+
+void parse_slice_chunk(ByteReader& r, SliceChunk& out) {
+  out.error = nullptr;
+  read_strings(r, out);
+  out.file_track = r.varint();
+  out.first_row = r.varint();
+  out.n = r.count(4, "slice");
+  read_launch_configs(r, out);
+  read_arg_shapes(r, out);
+  read_arg_sets(r, out);
+  out.has_args = r.u8() != 0;
+  read_columns(r, out);
+  read_details(r, out);
 }
 
 }  // namespace parascope
