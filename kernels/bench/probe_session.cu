@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

@@ -301,7 +301,7 @@ struct CollectorImport::State {
     return it->second;
   }
 
-  // --- pass 1: declarations ---------------------------------------------------------------
+  // pass 1: declarations
 
   static bool is_declaration(uint8_t k) {
     switch (static_cast<RecordKind>(k)) {
@@ -373,7 +373,7 @@ struct CollectorImport::State {
     report.dropped_records = dropped;
   }
 
-  // --- pass 2: timed records ------------------------------------------------------------------
+  // pass 2: timed records
 
   void events() {
     for_each_record([](uint8_t k) { return !is_declaration(k); }, [&](const CollectedActivity& a, ByteReader& r) {
@@ -590,7 +590,7 @@ struct CollectorImport::State {
     if (a.correlation) gpu_by_corr.emplace_back(a.correlation, e);
   }
 
-  // --- after the records -----------------------------------------------------------------------
+  // after the records
 
   void open_ranges() {
     if (open_markers.empty()) return;

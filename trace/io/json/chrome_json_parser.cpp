@@ -17,7 +17,7 @@ namespace parascope {
 
 __extension__ typedef __int128 Int128;  // exact decimal arithmetic for timestamps
 
-// ---------- token helpers ----------
+// token helpers
 
 bool JsonToken::to_int(int64_t& out) const {
   if (plain_integer && text.size() <= 18) {  // the common case: no overflow possible below 10^18
@@ -157,7 +157,7 @@ bool parse_us_to_ns(std::string_view t, TimeNs& out) {
   return true;
 }
 
-// ---------- the streaming parser ----------
+// the streaming parser
 
 namespace {
 
@@ -243,7 +243,7 @@ class Parser {
   }
 
  private:
-  // ----- buffer -----
+  // buffer
   int64_t offset() const { return static_cast<int64_t>(consumed_ + static_cast<uint64_t>(p_ - begin_)); }
   int64_t offset_of(const char* q) const { return static_cast<int64_t>(consumed_ + static_cast<uint64_t>(q - begin_)); }
   size_t remaining_hint() const { return static_cast<size_t>(end_ - p_); }
@@ -340,7 +340,7 @@ class Parser {
     }
   }
 
-  // ----- inside one item (event or metadata value): no refills, NeedMore instead -----
+  // inside one item (event or metadata value): no refills, NeedMore instead
   void ws() {
     while (kWs[static_cast<unsigned char>(*p_)]) ++p_;
     if (*p_ == '\0') hit_nul();
@@ -654,7 +654,7 @@ class Parser {
     }
   }
 
-  // ----- top level -----
+  // top level
   void parse_event_array() {
     int64_t index = 0;
     while (true) {

@@ -265,7 +265,7 @@ class Importer {
     }
   }
 
-  // --- declarations -------------------------------------------------------------------------
+  // declarations
 
   void metadata(ByteReader& r) {
     pstrace::read_local_strings(r, b_.strings(), strs_);
@@ -476,7 +476,7 @@ class Importer {
     }
   }
 
-  // --- data ---------------------------------------------------------------------------------
+  // data
 
   // Slices per track, from the head of each slices chunk (string table, track, first row, count;
   // zstd chunks are decompressed only that far), so each track's columns are allocated once
@@ -853,7 +853,7 @@ class Importer {
     report_.collectives += static_cast<int64_t>(n);
   }
 
-  // --- the collector's raw chunks -----------------------------------------------------------
+  // the collector's raw chunks
 
   uint32_t device_for_ordinal(uint32_t ordinal) {
     const uint32_t proc = default_process();
@@ -868,7 +868,7 @@ class Importer {
     return dev_by_ordinal_[ordinal] = b_.add_device(std::move(d));
   }
 
-  // --- references ---------------------------------------------------------------------------
+  // references
 
   // resolve()'s last track (file index) and its state. Flows keep one for their sources and one for
   // their targets: a launch flow goes from a CPU thread to a GPU stream, so one cache would miss on

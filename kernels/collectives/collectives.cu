@@ -2,13 +2,13 @@
 // belongs to block (v / threads) mod grid, TMA tile t to block t mod grid, in every phase and on
 // every rank. So block b's per-block barrier with block b of the other ranks orders exactly the
 // data those blocks exchanged, and no grid-wide barrier is needed (host/partition.h).
-#include "bench/collectives.h"
+#include "collectives/collectives.h"
 
 #include <algorithm>
 
-#include "bench/cuda_check.h"
-#include "bench/p2p.h"
-#include "bench/tma_pipe.cuh"
+#include "device/cuda_check.h"
+#include "device/tma_pipe.cuh"
+#include "p2p/p2p.h"
 #include "parascope/probe.cuh"
 
 namespace parascope::bench {
@@ -23,7 +23,7 @@ constexpr int kTmaAhead1 = 4;
 __device__ __forceinline__ const int4* cvec(const void* p) { return static_cast<const int4*>(p); }
 __device__ __forceinline__ int4* vec(void* p) { return static_cast<int4*>(p); }
 
-// ---- all-reduce, one-shot push: peers' inputs land in my double-buffered scratch ----------------
+// all-reduce, one-shot push: peers' inputs land in my double-buffered scratch
 template <typename T>
 __global__ void __launch_bounds__(kCollThreads, 1) ar_oneshot_push_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t nvec,
                                                                        ProbeBufferHeader* probe) {
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(kCollThreads, 1) ar_oneshot_push_kernel(const 
   if (threadIdx.x == 0) reduce.end(probe, ProbeRole::kCompute, 0);
 }
 
-// ---- all-reduce, LL one-shot: thread v packs its 16-byte input vector into two LL lines (four
+// all-reduce, LL one-shot: thread v packs its 16-byte input vector into two LL lines (four
 // 8-byte words, each {data, epoch}) and stores them into every peer's scratch; then it polls the
 // peers' lines for the same vector in its own scratch until every flag equals its epoch, reduces
 // in rank order and stores the result. No barrier and no fence: a word's flag and data arrive
@@ -122,8 +122,8 @@ __global__ void __launch_bounds__(kLlThreads) ar_oneshot_ll_kernel(const __grid_
   }
 }
 
-// ---- reduce-scatter, pull: my chunk of every rank's input, read where it lies (peers over NVLink,
-// L2-only loads), reduced in rank order in one pass: no scratch, no second local pass. ------------
+// reduce-scatter, pull: my chunk of every rank's input, read where it lies (peers over NVLink,
+// L2-only loads), reduced in rank order in one pass: no scratch, no second local pass.
 template <typename T>
 __global__ void __launch_bounds__(kCollThreads, 1) rs_pull_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cv,
                                                                ProbeBufferHeader* probe) {
@@ -174,7 +174,7 @@ __global__ void __launch_bounds__(kCollThreads, 1) rs_pull_kernel(const __grid_c
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- all-reduce, one-shot pull: read every rank's input, reduce locally -------------------------
+// all-reduce, one-shot pull: read every rank's input, reduce locally
 template <typename T>
 __global__ void __launch_bounds__(kCollThreads, 1) ar_oneshot_pull_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t nvec,
                                                                        ProbeBufferHeader* probe) {
@@ -214,8 +214,8 @@ __global__ void __launch_bounds__(kCollThreads, 1) ar_oneshot_pull_kernel(const 
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- two-shot with 16-byte LD/ST: push chunk p to rank p's scratch, reduce own chunk, and for an
-// all-reduce push the result to every rank's output. `cv` = vectors per rank chunk. -------------
+// two-shot with 16-byte LD/ST: push chunk p to rank p's scratch, reduce own chunk, and for an
+// all-reduce push the result to every rank's output. `cv` = vectors per rank chunk.
 template <typename T, bool kAllReduce>
 __global__ void __launch_bounds__(kCollThreads, 1) twoshot_ldst_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cv,
                                                                     ProbeBufferHeader* probe) {
@@ -267,10 +267,10 @@ __global__ void __launch_bounds__(kCollThreads, 1) twoshot_ldst_kernel(const __g
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- two-shot with bulk copies: phase 1 is a TMA pipeline (thread 0) pushing my tiles of every
+// two-shot with bulk copies: phase 1 is a TMA pipeline (thread 0) pushing my tiles of every
 // peer's chunk into its scratch; phase 2 bulk-loads the N tiles of my chunk, reduces them in
 // shared memory (all threads) and bulk-stores the result (all-reduce: to every rank). `cb` =
-// bytes per rank chunk. --------------------------------------------------------------------------
+// bytes per rank chunk.
 template <typename T, bool kAllReduce>
 __global__ void __launch_bounds__(kCollTmaThreads, 1) twoshot_tma_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cb,
                                                                       ProbeBufferHeader* probe) {
@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(kCollTmaThreads, 1) twoshot_tma_kernel(const _
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- all-gather, LD/ST push: my input to slot `me` of every rank's output. `cv` = vectors per rank.
+// all-gather, LD/ST push: my input to slot `me` of every rank's output. `cv` = vectors per rank.
 __global__ void __launch_bounds__(kCollThreads, 1) ag_ldst_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cv,
                                                                ProbeBufferHeader* probe) {
   const int n = sv.nranks, me = sv.rank;
@@ -401,7 +401,7 @@ __global__ void __launch_bounds__(kCollThreads, 1) ag_ldst_kernel(const __grid_c
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- all-gather, TMA push: one bulk load per tile, N bulk stores. `cb` = bytes per rank. -------
+// all-gather, TMA push: one bulk load per tile, N bulk stores. `cb` = bytes per rank.
 __global__ void __launch_bounds__(kTmaThreads) ag_tma_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cb,
                                                              ProbeBufferHeader* probe) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -437,7 +437,7 @@ __global__ void __launch_bounds__(kTmaThreads) ag_tma_kernel(const __grid_consta
   if (threadIdx.x == 0) wait1.end(probe, ProbeRole::kWait, 1);
 }
 
-// ---- all-to-all, LD/ST push: my block p goes to slot `me` of rank p. `cv` = vectors per pair. ---
+// all-to-all, LD/ST push: my block p goes to slot `me` of rank p. `cv` = vectors per pair.
 __global__ void __launch_bounds__(kCollThreads, 1) a2a_ldst_kernel(const __grid_constant__ SyncView sv, const __grid_constant__ CollBuffers b, uint64_t cv,
                                                                 ProbeBufferHeader* probe) {
   const int n = sv.nranks, me = sv.rank;

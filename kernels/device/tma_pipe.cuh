@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-#include "bench/device_ptx.cuh"
-#include "bench/sync.cuh"
+#include "device/device_ptx.cuh"
+#include "device/sync.cuh"
 
 namespace parascope::bench {
 

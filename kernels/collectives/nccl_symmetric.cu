@@ -1,4 +1,4 @@
-#include "bench/nccl_symmetric.h"
+#include "collectives/nccl_symmetric.h"
 
 #include <cuda_bf16.h>
 #include <nccl.h>
@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/cuda_check.h"
-#include "bench/device_ptx.cuh"
+#include "device/cuda_check.h"
+#include "device/device_ptx.cuh"
 
 #if PARASCOPE_NCCL_DEVICE_API && defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= 22803 && \
     __has_include(<nccl_device.h>)

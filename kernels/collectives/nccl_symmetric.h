@@ -17,7 +17,7 @@
 #include <string>
 
 #include "bench/gpu_context.h"
-#include "bench/sync.cuh"
+#include "device/sync.cuh"
 #include "host/test_data.h"
 
 namespace parascope::bench {

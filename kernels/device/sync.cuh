@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "bench/device_ptx.cuh"
+#include "device/device_ptx.cuh"
 
 namespace parascope::bench {
 

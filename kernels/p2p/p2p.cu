@@ -1,7 +1,7 @@
-#include "bench/p2p.h"
+#include "p2p/p2p.h"
 
-#include "bench/cuda_check.h"
-#include "bench/tma_pipe.cuh"
+#include "device/cuda_check.h"
+#include "device/tma_pipe.cuh"
 #include "parascope/probe.cuh"
 
 namespace parascope::bench {

@@ -1,14 +1,14 @@
-#include "bench/collective_ops.h"
+#include "collectives/collective_ops.h"
 
 #include <nccl.h>
 
 #include <algorithm>
 
-#include "bench/cuda_check.h"
-#include "bench/p2p.h"
-#include "bench/sync_ops.h"
+#include "device/cuda_check.h"
+#include "device/sync_ops.h"
 #include "host/partition.h"
 #include "host/size_spec.h"
+#include "p2p/p2p.h"
 
 namespace parascope::bench {
 

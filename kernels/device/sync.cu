@@ -1,5 +1,5 @@
-#include "bench/cuda_check.h"
-#include "bench/sync_ops.h"
+#include "device/cuda_check.h"
+#include "device/sync_ops.h"
 #include "parascope/probe.cuh"
 
 namespace parascope::bench {

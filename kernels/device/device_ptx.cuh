@@ -48,7 +48,7 @@ __device__ __forceinline__ void pdl_launch_dependents() { asm volatile("griddepc
 // 16-byte load through L2 only (ld.global.cg): data written by other GPUs or by the copy engine.
 __device__ __forceinline__ int4 ld_cg(const int4* p) { return __ldcg(p); }
 
-// ---- vector arithmetic: an int4 holds 4 fp32 or 8 bf16; accumulation is always fp32 ----
+// vector arithmetic: an int4 holds 4 fp32 or 8 bf16; accumulation is always fp32
 template <typename T>
 inline constexpr int kVecElems = 16 / static_cast<int>(sizeof(T));
 
@@ -91,7 +91,7 @@ __device__ __forceinline__ void vec_zero(float (&acc)[8]) {
   for (int i = 0; i < 8; ++i) acc[i] = 0.f;
 }
 
-// ---- TMA bulk copies (sm_90) ----
+// TMA bulk copies (sm_90)
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t arrivals) {

@@ -1,4 +1,4 @@
-#include "bench/fused_ops.h"
+#include "fused/fused_ops.h"
 
 #include <cuda_bf16.h>
 #include <nccl.h>
@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "bench/check_kernels.h"
-#include "bench/collectives.h"
-#include "bench/cuda_check.h"
-#include "bench/p2p.h"
-#include "bench/sync_ops.h"
-#include "bench/tma_pipe.cuh"
+#include "collectives/collectives.h"
+#include "device/cuda_check.h"
+#include "device/sync_ops.h"
+#include "device/tma_pipe.cuh"
 #include "host/gemm_reference.h"
 #include "host/partition.h"
+#include "p2p/p2p.h"
 #include "parascope/probe.cuh"
 
 namespace parascope::bench {

@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 
-#include "bench/sync.cuh"
+#include "device/sync.cuh"
 #include "trace/core/probe_record.h"
 
 namespace parascope::bench {

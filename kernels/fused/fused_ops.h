@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "bench/gemm.h"
 #include "bench/gpu_context.h"
 #include "bench/op.h"
 #include "bench/probe_session.h"
+#include "gemm/gemm.h"
 #include "host/reference_check.h"
 
 namespace parascope::bench {

@@ -1,8 +1,8 @@
-#include "bench/gemm.h"
+#include "gemm/gemm.h"
 
 #include <string>
 
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

@@ -12,7 +12,7 @@
 // third helper stream, wait kernels before each reduction), all-reduce results pushed back by the
 // copy engine; `ce_ldst` is ce_push whose reduction kernel stores the result to the peers itself.
 // Library baselines: `nccl` (host calls on ordinary buffers), `nccl_symm` and `nccl_dev` (NCCL's
-// symmetric-memory kernels and its device API, bench/nccl_symmetric.h): the last two need the
+// symmetric-memory kernels and its device API, collectives/nccl_symmetric.h): the last two need the
 // resources of with_nccl_symmetric(), whose input and output are NCCL windows.
 #pragma once
 
@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "bench/check_kernels.h"
-#include "bench/collectives.h"
 #include "bench/gpu_context.h"
-#include "bench/nccl_symmetric.h"
 #include "bench/op.h"
 #include "bench/probe_session.h"
 #include "bench/row_runner.h"
+#include "collectives/collectives.h"
+#include "collectives/nccl_symmetric.h"
 #include "host/stats.h"
 
 namespace parascope::bench {

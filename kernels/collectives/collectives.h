@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "bench/sync.cuh"
+#include "device/sync.cuh"
 #include "host/ll_protocol.h"
 #include "host/test_data.h"
 #include "trace/core/probe_record.h"
