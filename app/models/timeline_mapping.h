@@ -10,7 +10,7 @@
 
 #include "trace/core/time.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 class TimelineMapping {
  public:
@@ -71,4 +71,4 @@ std::string tick_label(TimeNs t, TimeNs origin, TimeNs step);
 inline constexpr TimeNs kEpochLike = 100'000'000'000'000'000;  // ~1973 in ns since 1970
 std::string tick_label_absolute(TimeNs t, TimeNs step);
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <set>
 
-#include "render/timeline_index.h"
-#include "render/track_lod.h"
+#include "models/timeline_index.h"
+#include "models/track_lod.h"
 #include "trace/core/trace_builder.h"
 
 using namespace parascope;
-using namespace parascope::render;
+using namespace parascope::models;
 
 TEST_CASE("LodGrid picks a power-of-two bucket and the level for a pixel width", "[app][lod]") {
   // 8000 ns holding 8 slices at one slice per bucket: 1000 ns wanted, rounded up to 1024;

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "render/timeline_mapping.h"
+#include "models/timeline_mapping.h"
 
 using namespace parascope;
-using namespace parascope::render;
+using namespace parascope::models;
 
 TEST_CASE("TimelineMapping converts time and pixels both ways", "[app][mapping]") {
   TimelineMapping m(1'000, 11'000, 1000);  // 10 us over 1000 px: 10 ns per pixel

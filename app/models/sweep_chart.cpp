@@ -1,13 +1,13 @@
-#include "render/sweep_chart.h"
+#include "models/sweep_chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 
-#include "render/link_chart.h"
+#include "models/link_chart.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 namespace {
 
@@ -38,7 +38,7 @@ ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns) {
       break;
     }
   if (step_col == 0 || step_col == sweep.columns.size()) return spec;
-  const QString knob = QString::fromStdString(sweep.columns[0].title);
+  const std::string& knob = sweep.columns[0].title;
   spec.title = "Predicted step time against " + knob;
   spec.x.title = knob;
   spec.y.title = "step time (ms)";
@@ -62,7 +62,7 @@ ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns) {
   std::map<std::string, double> x_of;
   for (size_t i = 0; i < order.size(); ++i) {
     x_of[order[i].second] = all_plain ? order[i].first : static_cast<double>(i);
-    if (!all_plain) spec.x.categories << QString::fromStdString(order[i].second);
+    if (!all_plain) spec.x.categories.push_back(order[i].second);
   }
   if (all_plain && !order.empty() && order.front().first > 0 && order.back().first / order.front().first >= 16) spec.x.log = true;
   // one series per value of the second knob (if any)
@@ -75,7 +75,7 @@ ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns) {
     auto [it, fresh] = series_of.try_emplace(key, spec.series.size());
     if (fresh) {
       ChartSeries s;
-      s.name = two ? QString::fromStdString(sweep.columns[1].title + "=" + key) : QStringLiteral("predicted step");
+      s.name = two ? sweep.columns[1].title + "=" + key : std::string("predicted step");
       s.kind = SeriesKind::kLine;
       s.style = SeriesStyle::kHatched;  // simulated
       s.color = series_color(spec.series.size());
@@ -83,17 +83,17 @@ ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns) {
     }
     ChartSeries& s = spec.series[it->second];
     s.points.emplace_back(x_of[row[0].text], row[step_col].value / 1e6);
-    s.labels << QString::fromStdString(row[0].text + (two ? ", " + row[1].text : "") + ": " + row[step_col].text);
+    s.labels.push_back(row[0].text + (two ? ", " + row[1].text : "") + ": " + row[step_col].text);
   }
   for (ChartSeries& s : spec.series) {
     std::vector<size_t> idx(s.points.size());
     for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return s.points[a].x() < s.points[b].x(); });
-    std::vector<QPointF> p;
-    QStringList l;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return s.points[a].x < s.points[b].x; });
+    std::vector<ChartPoint> p;
+    std::vector<std::string> l;
     for (size_t i : idx) {
       p.push_back(s.points[i]);
-      l << s.labels[static_cast<qsizetype>(i)];
+      l.push_back(s.labels[i]);
     }
     s.points = std::move(p);
     s.labels = std::move(l);
@@ -109,11 +109,11 @@ ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns) {
     r.name = "replay (no change)";
     r.kind = SeriesKind::kLine;
     r.style = SeriesStyle::kDashed;
-    r.color = QColor(0x55, 0x55, 0x55);
-    r.points = {QPointF(lo, reference_step_ns / 1e6), QPointF(hi, reference_step_ns / 1e6)};
+    r.color = ChartColor{0x55, 0x55, 0x55};
+    r.points = {ChartPoint{lo, reference_step_ns / 1e6}, ChartPoint{hi, reference_step_ns / 1e6}};
     spec.series.push_back(std::move(r));
   }
   return spec;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -1,9 +1,9 @@
-#include "render/timeline_mapping.h"
+#include "models/timeline_mapping.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace parascope::render {
+namespace parascope::models {
 
 TimeNs tick_step(const TimelineMapping& m, double min_px) {
   const double want = m.ns_per_px() * min_px;
@@ -53,4 +53,4 @@ std::string tick_label_absolute(TimeNs t, TimeNs step) {
   return buf;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -5,12 +5,12 @@
 // count cannot be placed: the title says how many, the table lists them.
 #pragma once
 
-#include "render/chart_spec.h"
+#include "models/chart_spec.h"
 #include "trace/core/analysis/roofline.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 // Point series carry the index of their RooflinePoint in `point_of_series` (-1 for roofs).
 ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& roofline, std::vector<int>* point_of_series = nullptr);
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -6,12 +6,12 @@
 // enums become categories, ordered by size then text. Failed variants are left out.
 #pragma once
 
-#include "render/chart_spec.h"
+#include "models/chart_spec.h"
 #include "trace/core/data_table.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 // `reference_step_ns` > 0 adds a dashed horizontal line: the unchanged replay.
 ChartSpec sweep_chart_spec(const DataTable& sweep, double reference_step_ns = 0);
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -14,7 +14,7 @@
 #include "trace/core/classify.h"
 #include "trace/core/trace.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 inline constexpr int kMaxSubRows = 8;      // deeper slices share the last sub-row
 inline constexpr int kCategoryCount = 8;   // Category values, which fit in 3 bits
@@ -171,4 +171,4 @@ class TrackLod {
   CoveragePyramid combined_;
 };
 
-}  // namespace parascope::render
+}  // namespace parascope::models

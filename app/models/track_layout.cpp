@@ -1,8 +1,8 @@
-#include "render/track_layout.h"
+#include "models/track_layout.h"
 
 #include <algorithm>
 
-namespace parascope::render {
+namespace parascope::models {
 
 uint64_t process_key(uint32_t process) { return (uint64_t{1} << 40) | process; }
 uint64_t device_key(int32_t device) { return (uint64_t{2} << 40) | static_cast<uint32_t>(device); }
@@ -266,4 +266,4 @@ bool TrackLayout::move_process(const Trace& trace, LayoutOptions& options, uint3
   return true;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -11,7 +11,7 @@
 
 #include "trace/core/topology.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 struct LayoutRect {
   double x = 0, y = 0, w = 0, h = 0;
@@ -41,4 +41,4 @@ struct TopologyLayout {
 
 TopologyLayout layout_topology(const Topology& topology);
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -1,10 +1,10 @@
-#include "render/topology_layout.h"
+#include "models/topology_layout.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-namespace parascope::render {
+namespace parascope::models {
 
 namespace {
 
@@ -164,4 +164,4 @@ TopologyLayout layout_topology(const Topology& topo) {
   return out;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

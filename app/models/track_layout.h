@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "render/track_lod.h"
+#include "models/track_lod.h"
 #include "trace/core/trace.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 struct TimelineRow {
   enum class Kind : uint8_t { kProcess, kDevice, kSmGroup, kTrack };
@@ -77,4 +77,4 @@ class TrackLayout {
   double total_height_ = 0;
 };
 
-}  // namespace parascope::render
+}  // namespace parascope::models

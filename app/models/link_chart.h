@@ -4,22 +4,22 @@
 // simulated hatched — as the timeline's counters. x: ms from `origin`; y: GB/s.
 #pragma once
 
-#include "render/chart_spec.h"
+#include "models/chart_spec.h"
 #include "trace/core/analysis/link_stats.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 struct LinkChartOptions {
   Interval window;
   TimeNs origin = 0;            // x = 0 here (the trace start)
   size_t buckets = 600;         // about one per pixel of the plot
   std::vector<size_t> shown;    // counters to draw; empty: all
-  QString title = "Link load";
+  std::string title = "Link load";
 };
 
 ChartSpec link_chart_spec(const std::vector<LinkCounter>& counters, const LinkChartOptions& options);
 // A distinct colour per series index, the same in the chart, the table and the topology view.
-QColor series_color(size_t i);
+ChartColor series_color(size_t i);
 SeriesStyle style_of(CounterSource s);
 
-}  // namespace parascope::render
+}  // namespace parascope::models

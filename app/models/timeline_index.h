@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "render/track_lod.h"
+#include "models/track_lod.h"
 
-namespace parascope::render {
+namespace parascope::models {
 
 // Maximum of counter values over index ranges in O(log n): level k holds maxima of 8^(k+1) samples.
 class CounterLod {
@@ -88,4 +88,4 @@ struct IndexBuildCancelled : std::exception {
   const char* what() const noexcept override { return "cancelled"; }
 };
 
-}  // namespace parascope::render
+}  // namespace parascope::models

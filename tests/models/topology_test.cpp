@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "render/topology_layout.h"
+#include "models/topology_layout.h"
 #include "sim/simulation.h"
 #include "sim/topology_builders.h"
 #include "sim/workload_spec.h"
@@ -18,7 +18,7 @@ namespace {
 Topology preset(const std::string& name) { return load_topology_file(test::source_path("resources/topologies/" + name + ".json")); }
 
 // The layout's invariants, for any topology.
-void check_layout(const Topology& t, const render::TopologyLayout& l) {
+void check_layout(const Topology& t, const models::TopologyLayout& l) {
   REQUIRE(l.nodes.size() == t.nodes.size());
   REQUIRE(l.edges.size() == t.links.size());
   for (size_t i = 0; i < l.nodes.size(); ++i) {
@@ -39,7 +39,7 @@ void check_layout(const Topology& t, const render::TopologyLayout& l) {
   // each edge runs between its two nodes' borders (never through a third node's centre)
   for (const auto& e : l.edges) {
     const TopoLink& link = t.links[static_cast<size_t>(e.link)];
-    auto on_border = [](const render::LayoutRect& r, double x, double y) {
+    auto on_border = [](const models::LayoutRect& r, double x, double y) {
       return x >= r.x - 1e-6 && x <= r.right() + 1e-6 && y >= r.y - 1e-6 && y <= r.bottom() + 1e-6;
     };
     CHECK(on_border(l.nodes[link.a], e.x1, e.y1));
@@ -52,7 +52,7 @@ void check_layout(const Topology& t, const render::TopologyLayout& l) {
 TEST_CASE("Topology layout of 2, 8 and 64 GPUs, grouped by node", "[views][topology]") {
   SECTION("2 x H200 on one NVSwitch: the switch spans the GPUs above them") {
     const Topology t = preset("h200x2");
-    const auto l = render::layout_topology(t);
+    const auto l = models::layout_topology(t);
     check_layout(t, l);
     const int32_t sw = t.find_node("nvswitch"), g0 = t.find_node("gpu0"), g1 = t.find_node("gpu1");
     CHECK(l.nodes[static_cast<size_t>(sw)].bottom() < l.nodes[static_cast<size_t>(g0)].y);
@@ -66,7 +66,7 @@ TEST_CASE("Topology layout of 2, 8 and 64 GPUs, grouped by node", "[views][topol
   }
   SECTION("HGX H200 x8: eight GPUs in one row under the switch") {
     const Topology t = preset("hgx_h200x8");
-    const auto l = render::layout_topology(t);
+    const auto l = models::layout_topology(t);
     check_layout(t, l);
     double y = -1;
     for (size_t i = 0; i < t.nodes.size(); ++i)
@@ -77,7 +77,7 @@ TEST_CASE("Topology layout of 2, 8 and 64 GPUs, grouped by node", "[views][topol
   }
   SECTION("PCIe box: bridge over switches over GPU pairs") {
     const Topology t = preset("pcie_h100x8");
-    const auto l = render::layout_topology(t);
+    const auto l = models::layout_topology(t);
     check_layout(t, l);
     const auto bridge = l.nodes[static_cast<size_t>(t.find_node("host_bridge"))];
     const auto sw0 = l.nodes[static_cast<size_t>(t.find_node("pcie_switch0"))];
@@ -92,7 +92,7 @@ TEST_CASE("Topology layout of 2, 8 and 64 GPUs, grouped by node", "[views][topol
     o.gpus_per_node = 8;
     const Topology t = sim::cluster_topology("cluster64", o);
     REQUIRE(t.gpu_count() == 64);
-    const auto l = render::layout_topology(t);
+    const auto l = models::layout_topology(t);
     check_layout(t, l);
     REQUIRE(l.groups.size() == 8);
     // a host box is ~3x wider than tall: 2 columns x 4 rows keeps the whole picture near square
@@ -120,7 +120,7 @@ TEST_CASE("The machine behind the collector sample: two GPUs on one NVLink fabri
   CHECK(m.device_node[0] == m.device_node[3]);  // 0000:00:06.0 seen by rank 0 and by rank 1
   CHECK(m.device_node[1] == m.device_node[2]);
   CHECK(m.topology.links[0].bandwidth_bytes_per_s == Approx(424.98e9));
-  CHECK(render::layout_topology(m.topology).nodes.size() == 3);
+  CHECK(models::layout_topology(m.topology).nodes.size() == 3);
 
   const auto counters = link_counters(t, true);
   const auto [s, e] = t.time_span();

@@ -1,11 +1,11 @@
-#include "render/timeline_index.h"
+#include "models/timeline_index.h"
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <thread>
 
-namespace parascope::render {
+namespace parascope::models {
 
 namespace {
 constexpr size_t kFanout = 8;
@@ -203,4 +203,4 @@ size_t TimelineIndex::memory_bytes() const {
   return b;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

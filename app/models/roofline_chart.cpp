@@ -1,11 +1,40 @@
-#include "render/roofline_chart.h"
+#include "models/roofline_chart.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
-#include "render/link_chart.h"
+#include "models/link_chart.h"
 
-namespace parascope::render {
+namespace parascope::models {
+
+namespace {
+
+// printf-style number text ("%.4g", "%.1f").
+std::string number(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// The characters HTML tooltips must not hold literally (those QString::toHtmlEscaped replaces).
+std::string html_escaped(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector<int>* point_of_series) {
   ChartSpec spec;
@@ -14,8 +43,9 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
   spec.y.title = "FLOP/s";
   spec.x.log = spec.y.log = true;
   const int64_t unplaced = r.kernels - r.kernels_with_flops;
-  spec.title = QString::fromStdString(c.gpu.empty() ? "Roofline" : "Roofline — " + c.gpu);
-  if (unplaced > 0) spec.title += QString(" · %1 of %2 kernels have no FLOP count (table)").arg(unplaced).arg(r.kernels);
+  spec.title = c.gpu.empty() ? "Roofline" : "Roofline — " + c.gpu;
+  if (unplaced > 0)
+    spec.title += " · " + std::to_string(unplaced) + " of " + std::to_string(r.kernels) + " kernels have no FLOP count (table)";
   if (point_of_series) point_of_series->clear();
   double xmin = 0.1, xmax = 1e4, ymin = 1e12, ymax = std::max(c.bf16_flops, 1e13) * 2;
   TimeNs total = 0;
@@ -34,7 +64,7 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
   spec.x.max = xmax;
   spec.y.min = ymin;
   spec.y.max = ymax;
-  auto roof = [&](double bw, const QString& name, SeriesStyle style, QColor color) {
+  auto roof = [&](double bw, const std::string& name, SeriesStyle style, ChartColor color) {
     if (bw <= 0) return;
     ChartSeries s;
     s.name = name;
@@ -50,24 +80,20 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
     spec.series.push_back(std::move(s));
     if (point_of_series) point_of_series->push_back(-1);
   };
-  roof(c.hbm_bytes_per_s, QString("HBM roof %1 · peak %2").arg(QString::fromStdString(format_rate(c.hbm_bytes_per_s)),
-                                                               QString::fromStdString(format_flops(c.bf16_flops))),
-       SeriesStyle::kSolid, QColor(0x30, 0x30, 0x30));
-  roof(c.link_bytes_per_s, QString("link roof %1").arg(QString::fromStdString(format_rate(c.link_bytes_per_s))), SeriesStyle::kDashed,
-       QColor(0x80, 0x40, 0xa0));
+  roof(c.hbm_bytes_per_s, "HBM roof " + format_rate(c.hbm_bytes_per_s) + " · peak " + format_flops(c.bf16_flops), SeriesStyle::kSolid,
+       ChartColor{0x30, 0x30, 0x30});
+  roof(c.link_bytes_per_s, "link roof " + format_rate(c.link_bytes_per_s), SeriesStyle::kDashed, ChartColor{0x80, 0x40, 0xa0});
   for (size_t i = 0; i < r.points.size(); ++i) {
     const RooflinePoint& p = r.points[i];
     if (p.with_flops == 0 || p.placement.achieved_flops_per_s <= 0) continue;
     const RooflinePlacement& pl = p.placement;
     const double share = total > 0 ? static_cast<double>(p.flops_ns) / static_cast<double>(total) : 0;
-    const QString name = QString::fromStdString(std::string(trace.str(p.name)));
-    QString label = QString("<b>%1</b><br>%2 × · %3 · %4<br>%5 of %6 attainable (%7-bound)<br>FLOPs from %8")
-                        .arg(name.toHtmlEscaped())
-                        .arg(p.count)
-                        .arg(QString::fromStdString(format_duration(p.total_ns)), QString::fromStdString(format_flops(pl.achieved_flops_per_s)))
-                        .arg(QString::number(pl.efficiency * 100, 'f', 1) + " %", QString::fromStdString(format_flops(pl.attainable_flops_per_s)),
-                             QString::fromStdString(std::string(to_string(pl.bound))), QString::fromStdString(std::string(to_string(p.flop_source))));
-    auto point = [&](double x, SeriesStyle style, const QString& what) {
+    const std::string name(trace.str(p.name));
+    const std::string label = "<b>" + html_escaped(name) + "</b><br>" + std::to_string(p.count) + " × · " + format_duration(p.total_ns) +
+                              " · " + format_flops(pl.achieved_flops_per_s) + "<br>" + number("%.1f", pl.efficiency * 100) + " % of " +
+                              format_flops(pl.attainable_flops_per_s) + " attainable (" + std::string(to_string(pl.bound)) +
+                              "-bound)<br>FLOPs from " + std::string(to_string(p.flop_source));
+    auto point = [&](double x, SeriesStyle style, const std::string& what) {
       ChartSeries s;
       s.name = name + " (" + what + ")";
       s.kind = SeriesKind::kScatter;
@@ -76,7 +102,7 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
       s.marker_size = 7 + 14 * std::sqrt(share);
       s.in_legend = false;
       s.points.emplace_back(x, pl.achieved_flops_per_s);
-      s.labels << label + "<br>" + what + QString(": %1 FLOP/byte").arg(x, 0, 'g', 4);
+      s.labels.push_back(label + "<br>" + what + ": " + number("%.4g", x) + " FLOP/byte");
       spec.series.push_back(std::move(s));
       if (point_of_series) point_of_series->push_back(static_cast<int>(i));
     };
@@ -87,4 +113,4 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
   return spec;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -1,11 +1,11 @@
-#include "render/track_lod.h"
+#include "models/track_lod.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <optional>
 
-namespace parascope::render {
+namespace parascope::models {
 
 int track_sub_rows(const Track& track) {
   if (track.key.kind == TrackKind::kSmLane) return kSmRoleCount;
@@ -239,4 +239,4 @@ size_t TrackLod::memory_bytes() const {
   return b;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -1,13 +1,13 @@
-#include "render/link_chart.h"
+#include "models/link_chart.h"
 
 #include <algorithm>
 
-namespace parascope::render {
+namespace parascope::models {
 
-QColor series_color(size_t i) {
-  static const QRgb kPalette[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b,
+ChartColor series_color(size_t i) {
+  static constexpr uint32_t kPalette[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b,
                                   0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
-  return QColor(kPalette[i % (sizeof kPalette / sizeof kPalette[0])]);
+  return ChartColor::rgb(kPalette[i % (sizeof kPalette / sizeof kPalette[0])]);
 }
 
 SeriesStyle style_of(CounterSource s) {
@@ -40,7 +40,7 @@ ChartSpec link_chart_spec(const std::vector<LinkCounter>& counters, const LinkCh
     const LinkCounter& c = counters[i];
     const std::vector<MinMax> env = decimate_min_max(c.time, c.bytes_per_s, w, n);
     ChartSeries s;
-    s.name = QString::fromStdString(c.name);
+    s.name = c.name;
     s.kind = SeriesKind::kBand;
     s.style = style_of(c.source);
     s.color = series_color(i);
@@ -60,4 +60,4 @@ ChartSpec link_chart_spec(const std::vector<LinkCounter>& counters, const LinkCh
   return spec;
 }
 
-}  // namespace parascope::render
+}  // namespace parascope::models

@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include "render/track_layout.h"
+#include "models/track_layout.h"
 #include "test_paths.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;
-using namespace parascope::render;
+using namespace parascope::models;
 
 TEST_CASE("TrackLayout orders rank, GPU, streams with annotations, then CPU threads", "[app][layout]") {
   const Trace t = load_trace({test::sample_path("allreduce_matmul_2xh200")});
