@@ -527,48 +527,42 @@ void TimelinePainter::paint_flows(QPainter& p, const models::TrackLayout& layout
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 
-PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::TrackLayout& layout, const models::TimelineMapping& m,
-                                  double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco) const {
-  PaintStats stats;
-  p.save();
-  p.setFont(style.font);
-  const double lw = style.label_width;
-  const double rh = style.ruler_height;
-  const double data_x0 = area.left() + lw;
-  const double data_w = area.width() - lw;
-  const double data_y0 = area.top() + rh;
-  const QRectF data_rect(data_x0, data_y0, data_w, area.height() - rh);
-  const int lw_px = std::max(1, static_cast<int>(std::ceil(data_w)));
-  const int lh_px = std::max(1, static_cast<int>(std::ceil(area.height() - rh)));
+// Where one paint puts things: the data region (area minus the label column and the ruler) in
+// widget pixels, and the layout y at its top.
+struct TimelinePainter::Viewport {
+  QRect area;
+  double label_w = 0, ruler_h = 0;
+  double data_x0 = 0, data_y0 = 0, data_w = 0;
+  QRectF data;
+  double scroll_y = 0;
+};
+
+// Sizes the layer to the data region, clears it and points the frame at it.
+void TimelinePainter::prepare_layer(Frame& f, const Viewport& v) const {
+  const int lw_px = std::max(1, static_cast<int>(std::ceil(v.data_w)));
+  const int lh_px = std::max(1, static_cast<int>(std::ceil(v.area.height() - v.ruler_h)));
   if (layer_.size() != QSize(lw_px, lh_px)) layer_ = QImage(lw_px, lh_px, QImage::Format_RGB32);
   layer_.fill(kBackground);
   labels_.clear();
-  Frame f(m, style, deco, stats);
   f.bits = reinterpret_cast<uint32_t*>(layer_.bits());
   f.stride = layer_.bytesPerLine() / 4;
   f.w = lw_px;
   f.h = lh_px;
-  f.scroll_y = scroll_y;
+  f.scroll_y = v.scroll_y;
+}
 
-  // rows: bars, strips and header bands go into the layer
-  const auto& rows = layout.rows();
-  const double view_top = scroll_y, view_bottom = scroll_y + data_rect.height();
-  const auto first_row = std::lower_bound(rows.begin(), rows.end(), view_top,
-                                          [](const models::TimelineRow& r, double v) { return r.y + r.height <= v; });
-  std::vector<const models::TimelineRow*> visible;
-  for (auto it = first_row; it != rows.end() && it->y < view_bottom; ++it) visible.push_back(&*it);
-  QElapsedTimer clock;
-  clock.start();
+// Rows: bars, strips and header bands go into the layer.
+void TimelinePainter::paint_rows(Frame& f, const std::vector<const models::TimelineRow*>& visible, const QElapsedTimer& clock) const {
   for (const models::TimelineRow* row : visible) {
-    const double top = row->y - scroll_y;
-    ++stats.rows_painted;
+    const double top = row->y - f.scroll_y;
+    ++f.stats.rows_painted;
     switch (row->kind) {
       case models::TimelineRow::Kind::kProcess: f.fill(0, f.w, top, top + row->height, kProcessHeader); break;
       case models::TimelineRow::Kind::kDevice: f.fill(0, f.w, top, top + row->height, kDeviceHeader); break;
       case models::TimelineRow::Kind::kSmGroup: {
         const qint64 t0 = clock.nsecsElapsed();
         paint_heat_strip(f, *row, top);
-        stats.heat_ms += static_cast<double>(clock.nsecsElapsed() - t0) / 1e6;
+        f.stats.heat_ms += static_cast<double>(clock.nsecsElapsed() - t0) / 1e6;
         break;
       }
       case models::TimelineRow::Kind::kTrack: {
@@ -580,15 +574,12 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::
     }
     f.fill(0, f.w, top + row->height - 1, top + row->height, kRowLine);
   }
-  stats.layer_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  p.drawImage(QPointF(data_x0, data_y0), layer_);
-  stats.blit_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms;
+}
 
-  // on top of the layer: counters, slice names, selection, flows, range, bookmarks
-  p.setClipRect(data_rect);
-  const QFontMetrics fm(style.font);
+// The names of the bars wide enough to hold one, collected while the rows were painted.
+void TimelinePainter::paint_slice_labels(QPainter& p, const Viewport& v, const QFontMetrics& fm, const TimelineStyle& style,
+                                         PaintStats& stats) const {
   const double ascent = fm.ascent(), descent = fm.descent();
-  const qint64 labels_t0 = clock.nsecsElapsed();
   if (elided_font_ != style.font) {
     elided_.clear();
     label_text_.clear();
@@ -597,53 +588,63 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::
   for (const Label& l : labels_) {
     if (l.rect.height() < fm.height() - 2) continue;
     const double x = std::max(l.rect.left(), 0.0);
-    const int width = static_cast<int>(std::min(l.rect.right(), data_w) - x) - 5;
+    const int width = static_cast<int>(std::min(l.rect.right(), v.data_w) - x) - 5;
     if (width < 12) continue;
     const QString& text = elided(l.name, width, fm);
     const int lightness = qGray(l.color);
     p.setPen(lightness > 150 ? QColor(0x10, 0x10, 0x10) : QColor(0xff, 0xff, 0xff));
-    p.drawText(QPointF(data_x0 + x + 3, data_y0 + l.rect.top() + (l.rect.height() + ascent - descent) / 2), text);
+    p.drawText(QPointF(v.data_x0 + x + 3, v.data_y0 + l.rect.top() + (l.rect.height() + ascent - descent) / 2), text);
     ++stats.labels_drawn;
   }
-  stats.labels_ms = static_cast<double>(clock.nsecsElapsed() - labels_t0) / 1e6;
-  if (deco.selected.valid() && deco.selected.track < trace_.tracks.size()) {
-    const int ri = layout.row_of_track(static_cast<int32_t>(deco.selected.track));
-    const Track& tr = trace_.tracks[deco.selected.track];
-    if (ri >= 0 && deco.selected.index < tr.slices.size()) {
-      const models::TimelineRow& row = rows[static_cast<size_t>(ri)];
-      const uint32_t i = deco.selected.index;
-      const int sub = std::min(models::slice_sub_row(trace_, tr, i), row.sub_rows - 1);
-      const auto [y0, y1] = bar_span(row, data_y0 + row.y - scroll_y, sub);
-      const double x0 = data_x0 + m.x_of(tr.slices.start[i]);
-      const double x1 = data_x0 + m.x_of(tr.slices.start[i] + tr.slices.dur[i]);
-      p.setPen(QPen(QColor(0, 0, 0), 2));
-      p.setBrush(Qt::NoBrush);
-      p.drawRect(QRectF(x0 - 1, y0 - 0.5, std::max(x1 - x0, 1.0) + 2, y1 - y0 + 1));
-    }
-  }
-  const qint64 flows_t0 = clock.nsecsElapsed();
-  paint_flows(p, layout, m, data_x0, data_y0, scroll_y, style, deco, stats);
-  stats.flows_ms = static_cast<double>(clock.nsecsElapsed() - flows_t0) / 1e6;
+}
+
+// A black frame around the selected slice.
+void TimelinePainter::paint_selection(QPainter& p, const Viewport& v, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                                      const TimelineDecorations& deco) const {
+  if (!deco.selected.valid() || deco.selected.track >= trace_.tracks.size()) return;
+  const int ri = layout.row_of_track(static_cast<int32_t>(deco.selected.track));
+  const Track& tr = trace_.tracks[deco.selected.track];
+  if (ri < 0 || deco.selected.index >= tr.slices.size()) return;
+  const models::TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
+  const uint32_t i = deco.selected.index;
+  const int sub = std::min(models::slice_sub_row(trace_, tr, i), row.sub_rows - 1);
+  const auto [y0, y1] = bar_span(row, v.data_y0 + row.y - v.scroll_y, sub);
+  const double x0 = v.data_x0 + m.x_of(tr.slices.start[i]);
+  const double x1 = v.data_x0 + m.x_of(tr.slices.start[i] + tr.slices.dur[i]);
+  p.setPen(QPen(QColor(0, 0, 0), 2));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(QRectF(x0 - 1, y0 - 0.5, std::max(x1 - x0, 1.0) + 2, y1 - y0 + 1));
+}
+
+// The selected range as a translucent band with edges, and bookmarks as dashed lines.
+void TimelinePainter::paint_range_and_bookmarks(QPainter& p, const Viewport& v, const models::TimelineMapping& m,
+                                                const TimelineDecorations& deco) const {
   if (deco.has_range) {
-    const double x0 = data_x0 + m.x_of(std::min(deco.range_start, deco.range_end));
-    const double x1 = data_x0 + m.x_of(std::max(deco.range_start, deco.range_end));
-    p.fillRect(QRectF(x0, data_y0, std::max(x1 - x0, 1.0), data_rect.height()), QColor(0x2a, 0x6c, 0xd4, 36));
+    const double x0 = v.data_x0 + m.x_of(std::min(deco.range_start, deco.range_end));
+    const double x1 = v.data_x0 + m.x_of(std::max(deco.range_start, deco.range_end));
+    p.fillRect(QRectF(x0, v.data_y0, std::max(x1 - x0, 1.0), v.data.height()), QColor(0x2a, 0x6c, 0xd4, 36));
     p.setPen(QPen(QColor(0x2a, 0x6c, 0xd4), 1));
-    p.drawLine(QPointF(x0, data_y0), QPointF(x0, data_rect.bottom()));
-    p.drawLine(QPointF(x1, data_y0), QPointF(x1, data_rect.bottom()));
+    p.drawLine(QPointF(x0, v.data_y0), QPointF(x0, v.data.bottom()));
+    p.drawLine(QPointF(x1, v.data_y0), QPointF(x1, v.data.bottom()));
   }
   for (const Bookmark& b : deco.bookmarks) {
-    const double x = data_x0 + m.x_of(b.time);
-    if (x < data_x0 || x > data_rect.right()) continue;
+    const double x = v.data_x0 + m.x_of(b.time);
+    if (x < v.data_x0 || x > v.data.right()) continue;
     p.setPen(QPen(QColor(0xc0, 0x30, 0x30), 1, Qt::DashLine));
-    p.drawLine(QPointF(x, data_y0), QPointF(x, data_rect.bottom()));
+    p.drawLine(QPointF(x, v.data_y0), QPointF(x, v.data.bottom()));
   }
-  p.setClipping(false);
+}
 
-  // label column and headers (below the last row: background)
-  p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - rh), QColor(kBackground));
+// The label column: each visible row's name (tracks with their marks, headers with their
+// collapse arrow, SM groups with the heat strip's legend); below the last row, background.
+void TimelinePainter::paint_label_column(QPainter& p, const Viewport& v, const std::vector<const models::TimelineRow*>& visible,
+                                         const QFontMetrics& fm, const TimelineStyle& style, const TimelineDecorations& deco) const {
+  const QRect& area = v.area;
+  const double lw = v.label_w, data_y0 = v.data_y0, scroll_y = v.scroll_y;
+  const double ascent = fm.ascent(), descent = fm.descent();
+  p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - v.ruler_h), QColor(kBackground));
   const double label_bottom = area.bottom() + 1;
-  p.setClipRect(QRectF(area.left(), data_y0, lw, area.height() - rh));
+  p.setClipRect(QRectF(area.left(), data_y0, lw, area.height() - v.ruler_h));
   QFont bold = style.font;
   bold.setBold(true);
   const QFontMetrics bfm(bold);
@@ -708,10 +709,16 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::
   }
   p.setClipping(false);
   p.setPen(QColor(0xc8, 0xc8, 0xc8));
-  p.drawLine(QPointF(data_x0 - 0.5, area.top()), QPointF(data_x0 - 0.5, area.bottom()));
+  p.drawLine(QPointF(v.data_x0 - 0.5, area.top()), QPointF(v.data_x0 - 0.5, area.bottom()));
+}
 
-  // ruler
-  const QRectF ruler(data_x0, area.top(), data_w, rh);
+// The ruler: ticks with times, the selected range's duration, bookmark flags, the view's span.
+void TimelinePainter::paint_ruler(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const QFontMetrics& fm,
+                                  const TimelineStyle& style, const TimelineDecorations& deco) const {
+  const QRect& area = v.area;
+  const double lw = v.label_w, rh = v.ruler_h, data_x0 = v.data_x0;
+  const double ascent = fm.ascent(), descent = fm.descent();
+  const QRectF ruler(data_x0, area.top(), v.data_w, rh);
   p.fillRect(QRectF(area.left(), area.top(), area.width(), rh), QColor(0xf0, 0xf1, 0xf3));
   const TimeNs step = models::tick_step(m, 90);
   const TimeNs origin = style.relative_time ? index_.start() : 0;
@@ -747,6 +754,53 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::
   const QString left = QString::fromStdString("view " + format_duration(m.duration())) +
                        (style.relative_time ? QString() : QStringLiteral("  (absolute)"));
   p.drawText(QRectF(area.left() + 4, area.top(), lw - 8, rh), Qt::AlignVCenter | Qt::AlignLeft, left);
+}
+
+PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                                  double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco) const {
+  PaintStats stats;
+  p.save();
+  p.setFont(style.font);
+  Viewport v;
+  v.area = area;
+  v.label_w = style.label_width;
+  v.ruler_h = style.ruler_height;
+  v.data_x0 = area.left() + v.label_w;
+  v.data_w = area.width() - v.label_w;
+  v.data_y0 = area.top() + v.ruler_h;
+  v.data = QRectF(v.data_x0, v.data_y0, v.data_w, area.height() - v.ruler_h);
+  v.scroll_y = scroll_y;
+  Frame f(m, style, deco, stats);
+  prepare_layer(f, v);
+
+  const auto& rows = layout.rows();
+  const double view_top = scroll_y, view_bottom = scroll_y + v.data.height();
+  const auto first_row = std::lower_bound(rows.begin(), rows.end(), view_top,
+                                          [](const models::TimelineRow& r, double y) { return r.y + r.height <= y; });
+  std::vector<const models::TimelineRow*> visible;
+  for (auto it = first_row; it != rows.end() && it->y < view_bottom; ++it) visible.push_back(&*it);
+  QElapsedTimer clock;
+  clock.start();
+  paint_rows(f, visible, clock);
+  stats.layer_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  p.drawImage(QPointF(v.data_x0, v.data_y0), layer_);
+  stats.blit_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms;
+
+  // on top of the layer: slice names, selection, flows, range, bookmarks
+  p.setClipRect(v.data);
+  const QFontMetrics fm(style.font);
+  const qint64 labels_t0 = clock.nsecsElapsed();
+  paint_slice_labels(p, v, fm, style, stats);
+  stats.labels_ms = static_cast<double>(clock.nsecsElapsed() - labels_t0) / 1e6;
+  paint_selection(p, v, layout, m, deco);
+  const qint64 flows_t0 = clock.nsecsElapsed();
+  paint_flows(p, layout, m, v.data_x0, v.data_y0, scroll_y, style, deco, stats);
+  stats.flows_ms = static_cast<double>(clock.nsecsElapsed() - flows_t0) / 1e6;
+  paint_range_and_bookmarks(p, v, m, deco);
+  p.setClipping(false);
+
+  paint_label_column(p, v, visible, fm, style, deco);
+  paint_ruler(p, v, m, fm, style, deco);
   p.restore();
   stats.overlay_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms - stats.blit_ms;
   return stats;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QFont>
 #include <QHash>
 #include <QImage>
@@ -94,11 +95,24 @@ class TimelinePainter {
 
  private:
   struct Frame;
+  struct Viewport;
   struct Label {
     QRectF rect;
     StringId name;
     QRgb color;
   };
+  // paint()'s steps, in order
+  void prepare_layer(Frame& f, const Viewport& v) const;
+  void paint_rows(Frame& f, const std::vector<const models::TimelineRow*>& visible, const QElapsedTimer& clock) const;
+  void paint_slice_labels(QPainter& p, const Viewport& v, const QFontMetrics& fm, const TimelineStyle& style, PaintStats& stats) const;
+  void paint_selection(QPainter& p, const Viewport& v, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                       const TimelineDecorations& deco) const;
+  void paint_range_and_bookmarks(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const TimelineDecorations& deco) const;
+  void paint_label_column(QPainter& p, const Viewport& v, const std::vector<const models::TimelineRow*>& visible, const QFontMetrics& fm,
+                          const TimelineStyle& style, const TimelineDecorations& deco) const;
+  void paint_ruler(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const QFontMetrics& fm, const TimelineStyle& style,
+                   const TimelineDecorations& deco) const;
+  // a track row's bars
   void paint_track(Frame& f, const models::TimelineRow& row, double top) const;
   void walk_fine(Frame& f, const models::TimelineRow& row, double top, unsigned lane_mask) const;
   void paint_coverage(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const;
