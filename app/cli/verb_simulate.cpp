@@ -17,7 +17,7 @@
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 #include "trace/io/pstrace/pstrace_writer.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR

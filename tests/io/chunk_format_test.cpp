@@ -5,7 +5,7 @@
 
 #include "test_paths.h"
 #include "trace/core/error.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/pstrace/chunk_reader.h"
 #include "trace/io/pstrace/chunk_writer.h"
 #include "trace/io/pstrace/crc32c.h"

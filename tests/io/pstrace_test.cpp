@@ -10,7 +10,7 @@
 #include "trace/core/error.h"
 #include "trace/core/probe_record.h"
 #include "trace/core/summary.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/load_trace.h"
 #include "trace/io/pstrace/chunk_reader.h"
 #include "trace/io/pstrace/chunk_writer.h"

@@ -6,7 +6,7 @@
 #include "cli/run_command.h"
 #include "test_paths.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 #include "trace/io/export/trace_writer.h"
 
 using namespace parascope;

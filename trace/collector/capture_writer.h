@@ -29,7 +29,7 @@
 
 #include <sys/types.h>
 
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/pstrace/chunk_writer.h"
 
 namespace parascope::collector {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "trace/io/byte_io.h"
 #include "trace/io/collector/probe_chunk.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope::collector {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope::collector {
 

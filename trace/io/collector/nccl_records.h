@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "trace/core/events.h"
-#include "trace/io/byte_io.h"
 #include "trace/io/collector/collector_records.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope::collector {
 

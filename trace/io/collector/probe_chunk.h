@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "trace/core/probe_record.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope {
 

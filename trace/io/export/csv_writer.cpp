@@ -5,7 +5,7 @@
 
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/classify.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope {
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 #include "trace/io/export/proto_encoder.h"
 
 namespace parascope {

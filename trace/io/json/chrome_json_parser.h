@@ -16,7 +16,7 @@
 
 #include "trace/core/json.h"
 #include "trace/core/time.h"
-#include "trace/io/file_import.h"
+#include "trace/io/common/file_import.h"
 #include "trace/io/json/byte_source.h"
 
 namespace parascope {

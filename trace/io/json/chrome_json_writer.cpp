@@ -9,7 +9,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope {
 

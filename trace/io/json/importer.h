@@ -16,7 +16,7 @@
 
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/file_import.h"
+#include "trace/io/common/file_import.h"
 #include "trace/io/json/arg_roles.h"
 #include "trace/io/json/chrome_json_parser.h"
 #include "trace/io/json/flow_binder.h"

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "trace/core/error.h"
-#include "trace/io/cuda_activity_names.h"
-#include "trace/io/file_import.h"
+#include "trace/io/common/cuda_activity_names.h"
+#include "trace/io/common/file_import.h"
 
 namespace parascope {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "trace/core/trace_builder.h"
-#include "trace/io/file_import.h"
+#include "trace/io/common/file_import.h"
 
 namespace parascope {
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/pstrace/crc32c.h"
 
 namespace parascope {

@@ -127,7 +127,7 @@ bool PagePrefaulter::step() {
 void PagePrefaulter::run() {
 #if defined(__linux__)
   pthread_setname_np(pthread_self(), "ps-prefault");  // as ps and perf show it
-  // Normal priority on purpose. At SCHED_IDLE (tried in stop 16: within the noise on an idle
+  // Normal priority on purpose. At SCHED_IDLE (tried: within the noise on an idle
   // machine) a busy machine starves the thread, and stop() then waits for its slice in progress:
   // a cancelled GUI load took up to 1 s to go idle while a build ran beside it.
 #endif

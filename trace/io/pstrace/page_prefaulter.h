@@ -9,7 +9,7 @@
 // a range it has not reported on counts as written up to its start. The work runs on the prefaulter's own
 // thread, or (kCaller) in slices on a thread that calls step() when it would otherwise wait: the
 // .pstrace reader's prefetch thread, between chunks, where a third thread would compete with the
-// two that decode (docs/benchmarks.md, "Stop 17").
+// two that decode (docs/benchmarks.md).
 #pragma once
 
 #include <condition_variable>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "trace/core/events.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/pstrace/chunk_prefetcher.h"
 
 namespace parascope {

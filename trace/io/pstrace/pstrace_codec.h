@@ -14,7 +14,7 @@
 #include "trace/core/string_table.h"
 #include "trace/core/topology.h"
 #include "trace/core/track.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope::pstrace {
 

@@ -65,7 +65,7 @@
 //   nccl_records: collector::encode(NcclRecord) records back to back (trace/io/collector/nccl_records.h).
 //                The three raw chunk types may come in any order and refer to each other (launch
 //                correlations, contexts, marker data); readers decode them after the whole file
-//                (trace/io/collector/collector_import.h).
+//                (trace/io/pstrace/collector_import.h).
 //   launch_configs: reserved; 1.0 writers keep launch configs inside each slices chunk.
 #pragma once
 

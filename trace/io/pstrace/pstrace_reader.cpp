@@ -15,10 +15,10 @@
 #include <zstd.h>
 
 #include "trace/core/error.h"
-#include "trace/io/collector/collector_import.h"
-#include "trace/io/file_import.h"
+#include "trace/io/common/file_import.h"
 #include "trace/io/pstrace/chunk_prefetcher.h"
 #include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/collector_import.h"
 #include "trace/io/pstrace/page_prefaulter.h"
 #include "trace/io/pstrace/parsed_chunks.h"
 #include "trace/io/pstrace/pstrace_codec.h"

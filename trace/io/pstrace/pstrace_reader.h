@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "trace/core/trace_builder.h"
-#include "trace/io/collector/collector_import.h"
+#include "trace/io/pstrace/collector_import.h"
 
 namespace parascope {
 
@@ -31,8 +31,8 @@ struct PstraceReadOptions {
   // sooner, since first-touch page faults are a large part of a load. With 3 or more cores a thread
   // of its own does it; with fewer, the prefetch thread does it when it would otherwise wait (a
   // third thread competing with the two that decode made loads 2-6 % slower on the 2-core machine
-  // here; in the prefetch thread's idle time it made them ~6 % faster: docs/benchmarks.md, "Stop
-  // 17"). Unset: on.
+  // here; in the prefetch thread's idle time it made them ~6 % faster: docs/benchmarks.md).
+  // Unset: on.
   std::optional<bool> prefault;
 };
 

@@ -15,7 +15,7 @@
 
 #include "trace/core/args.h"
 #include "trace/core/events.h"
-#include "trace/io/byte_io.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/pstrace/chunk_prefetcher.h"
 
 namespace parascope {

@@ -1,4 +1,4 @@
-#include "trace/io/collector/collector_import.h"
+#include "trace/io/pstrace/collector_import.h"
 
 #include <cxxabi.h>
 
@@ -13,7 +13,7 @@
 #include "trace/io/collector/collector_records.h"
 #include "trace/io/collector/nccl_records.h"
 #include "trace/io/collector/probe_chunk.h"
-#include "trace/io/cuda_activity_names.h"
+#include "trace/io/common/cuda_activity_names.h"
 #include "trace/io/pstrace/pstrace_codec.h"
 
 namespace parascope {

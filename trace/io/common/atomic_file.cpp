@@ -1,4 +1,4 @@
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "trace/io/cuda_activity_names.h"
+#include "trace/io/common/cuda_activity_names.h"
 
 namespace parascope {
 
