@@ -12,7 +12,7 @@
 //                       [--open INPUT...]     (measure a trace file instead: load_trace, then as above)
 // trace/io first: pstrace_writer.h has a member named emit(), which Qt's `emit` macro would eat
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QScrollBar>
@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
 
   // import → first paint: the index (built on the loader thread in the GUI) and the first frame
   t = std::chrono::steady_clock::now();
-  auto index = std::make_shared<const render::TimelineIndex>(*trace);
+  auto index = std::make_shared<const models::TimelineIndex>(*trace);
   const double index_s = seconds_since(t);
   gui::TimelineView view;
   view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);

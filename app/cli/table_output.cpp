@@ -1,7 +1,7 @@
 #include "cli/table_output.h"
 
 #include "cli/text_table.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope::cli {
 

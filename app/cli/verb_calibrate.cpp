@@ -20,7 +20,7 @@
 #include "sim/knobs.h"
 #include "trace/core/topology_json.h"
 #include "trace/core/topology_presets.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope::cli {
 

@@ -8,7 +8,7 @@
 #include "cli/progress.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/link_traffic.h"
-#include "trace/io/trace_writer.h"
+#include "trace/io/export/trace_writer.h"
 
 namespace parascope::cli {
 

@@ -27,7 +27,7 @@
 #include "trace/collector/collector_config.h"
 #include "trace/collector/standin_capture.h"
 #include "trace/core/json.h"
-#include "trace/io/standin_records.h"
+#include "trace/io/collector/standin_records.h"
 
 extern char** environ;
 

@@ -20,8 +20,8 @@
 #include "sim/workload_spec.h"
 #include "trace/core/json.h"
 #include "trace/core/topology_presets.h"
-#include "trace/io/atomic_file.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/common/atomic_file.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 namespace parascope::cli {
 

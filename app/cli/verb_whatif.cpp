@@ -26,7 +26,7 @@
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
 #include "trace/core/json.h"
-#include "trace/io/trace_writer.h"
+#include "trace/io/export/trace_writer.h"
 
 namespace parascope::cli {
 

@@ -21,7 +21,7 @@
 
 #include "gui/data_table_model.h"
 #include "gui/timeline_view.h"
-#include "render/timeline_index.h"
+#include "models/timeline_index.h"
 #include "trace/io/load_trace.h"
 
 namespace parascope::gui {
@@ -126,7 +126,7 @@ void DiffView::open_b(const QStringList& inputs) {
     r.label = label;
     try {
       r.b = std::make_shared<const Trace>(load_trace(files));
-      r.index = std::make_shared<const render::TimelineIndex>(*r.b);
+      r.index = std::make_shared<const models::TimelineIndex>(*r.b);
       r.diff = diff_traces(*a, *r.b, o);
     } catch (const std::regex_error&) {
       r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
@@ -150,7 +150,7 @@ void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
     Result r;
     r.label = label;
     r.b = b;
-    r.index = index ? index : std::make_shared<const render::TimelineIndex>(*b);
+    r.index = index ? index : std::make_shared<const models::TimelineIndex>(*b);
     try {
       r.diff = diff_traces(*a, *b, o);
     } catch (const std::regex_error&) {

@@ -72,7 +72,7 @@ class DiffView : public QWidget {
  private:
   struct Result {
     std::shared_ptr<const Trace> b;
-    std::shared_ptr<const render::TimelineIndex> index;
+    std::shared_ptr<const models::TimelineIndex> index;
     TraceDiff diff;
     DataTable tables[kTableCount];
     QString label, error;
@@ -81,7 +81,7 @@ class DiffView : public QWidget {
   void open_dialog();
 
   std::shared_ptr<const Trace> a_, b_;
-  std::shared_ptr<const render::TimelineIndex> b_index_;
+  std::shared_ptr<const models::TimelineIndex> b_index_;
   QString b_label_;
   QLineEdit* step_ = nullptr;
   TraceDiff diff_;

@@ -14,7 +14,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/data_table_model.h"
-#include "render/link_chart.h"
+#include "models/link_chart.h"
 
 namespace parascope::gui {
 
@@ -39,7 +39,7 @@ LinkView::LinkView(QWidget* parent) : QWidget(parent) {
   chart_->widget()->setMinimumHeight(160);
   chart_->on_click = [this](const render::ChartHit& h) {
     if (!trace_) return;
-    emit time_clicked(trace_span_.start + static_cast<qint64>(std::llround(h.value.x() * 1e6)));
+    emit time_clicked(trace_span_.start + static_cast<qint64>(std::llround(h.value.x * 1e6)));
   };
   model_ = new DataTableModel(this);
   table_ = make_data_table_view(model_, this, &proxy_);
@@ -132,7 +132,7 @@ void LinkView::recompute() {
   const int job = ++job_;
   const Interval w = window();
   auto counters = counters_;
-  render::LinkChartOptions o;
+  models::LinkChartOptions o;
   o.window = w;
   o.origin = trace_span_.start;
   o.buckets = static_cast<size_t>(std::max(100, chart_->widget()->width()));
@@ -150,7 +150,7 @@ void LinkView::recompute() {
         table_->resizeColumnsToContents();
       }
       std::vector<QColor> colors;
-      for (size_t i = 0; i < model_->table().rows.size(); ++i) colors.push_back(render::series_color(i));
+      for (size_t i = 0; i < model_->table().rows.size(); ++i) colors.push_back(render::to_qcolor(models::series_color(i)));
       model_->set_row_colors(std::move(colors));
       chart_->set_spec(r.spec);
       shown_window_ = r.window;
@@ -162,7 +162,7 @@ void LinkView::recompute() {
     Result r;
     r.window = o.window;
     r.table = link_stats_table(*counters, link_stats(*counters, o.window));
-    r.spec = render::link_chart_spec(*counters, o);
+    r.spec = models::link_chart_spec(*counters, o);
     return r;
   }));
 }

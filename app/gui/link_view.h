@@ -37,7 +37,7 @@ class LinkView : public QWidget {
   void set_scope(Scope s);
   Interval window() const;
   const std::vector<LinkCounter>& counters() const;
-  const render::ChartSpec& chart_spec() const { return chart_->spec(); }
+  const models::ChartSpec& chart_spec() const { return chart_->spec(); }
   render::ChartView* chart() const { return chart_.get(); }
   DataTableModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -51,7 +51,7 @@ class LinkView : public QWidget {
  private:
   struct Result {
     DataTable table;
-    render::ChartSpec spec;
+    models::ChartSpec spec;
     Interval window;
   };
   void recompute();

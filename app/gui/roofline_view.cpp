@@ -11,8 +11,8 @@
 
 #include "gui/data_table_model.h"
 #include "gui/presets.h"
-#include "render/link_chart.h"
-#include "render/roofline_chart.h"
+#include "models/link_chart.h"
+#include "models/roofline_chart.h"
 #include "trace/core/trace_machine.h"
 
 namespace parascope::gui {
@@ -73,7 +73,7 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
       point_of_series_ = std::move(r.point_of_series);
       model_->set_table(std::move(r.table));
       std::vector<QColor> colors;
-      for (size_t i = 0; i < roofline_.points.size(); ++i) colors.push_back(roofline_.points[i].with_flops ? render::series_color(i) : QColor(0xdd, 0xdd, 0xdd));
+      for (size_t i = 0; i < roofline_.points.size(); ++i) colors.push_back(roofline_.points[i].with_flops ? render::to_qcolor(models::series_color(i)) : QColor(0xdd, 0xdd, 0xdd));
       model_->set_row_colors(std::move(colors));
       table_->resizeColumnsToContents();
       table_->setColumnWidth(0, std::min(table_->columnWidth(0), 360));
@@ -91,7 +91,7 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
     const RooflineCeilings c = ceilings_with_datasheet(m.topology, presets);
     r.roofline = compute_roofline(*t, c);
     r.table = roofline_table(*t, r.roofline);
-    r.spec = render::roofline_chart_spec(*t, r.roofline, &r.point_of_series);
+    r.spec = models::roofline_chart_spec(*t, r.roofline, &r.point_of_series);
     r.machine = QString::fromStdString(r.table.note);
     return r;
   }));

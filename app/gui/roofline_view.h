@@ -27,7 +27,7 @@ class RooflineView : public QWidget {
   ~RooflineView() override;
   void set_trace(std::shared_ptr<const Trace> trace);
   const Roofline& roofline() const { return roofline_; }
-  const render::ChartSpec& chart_spec() const { return chart_->spec(); }
+  const models::ChartSpec& chart_spec() const { return chart_->spec(); }
   render::ChartView* chart() const { return chart_.get(); }
   DataTableModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -42,7 +42,7 @@ class RooflineView : public QWidget {
   struct Result {
     Roofline roofline;
     DataTable table;
-    render::ChartSpec spec;
+    models::ChartSpec spec;
     std::vector<int> point_of_series;
     QString machine;
   };

@@ -35,10 +35,10 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {
 
 TimelineView::~TimelineView() = default;
 
-void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const render::TimelineIndex> index) {
+void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index) {
   painter_.reset();
   trace_ = std::move(trace);
-  index_ = trace_ ? (index ? std::move(index) : std::make_shared<const render::TimelineIndex>(*trace_)) : nullptr;
+  index_ = trace_ ? (index ? std::move(index) : std::make_shared<const models::TimelineIndex>(*trace_)) : nullptr;
   deco_ = {};
   layout_options_ = {};
   painter_ = index_ ? std::make_unique<render::TimelinePainter>(*index_) : nullptr;
@@ -55,13 +55,13 @@ double TimelineView::layout_y(const QPoint& pos) const {
 }
 
 void TimelineView::relayout() {
-  layout_ = trace_ ? render::TrackLayout(*trace_, layout_options_) : render::TrackLayout();
+  layout_ = trace_ ? models::TrackLayout(*trace_, layout_options_) : models::TrackLayout();
   update_scrollbars();
   viewport()->update();
   emit layout_changed();
 }
 
-void TimelineView::apply_layout_options(const render::LayoutOptions& o) {
+void TimelineView::apply_layout_options(const models::LayoutOptions& o) {
   layout_options_ = o;
   relayout();
 }
@@ -106,8 +106,8 @@ void TimelineView::zoom_to(EventRef ref) {
   if (ri < 0) {
     // reveal it: expand its rank, GPU and SM lanes, show the track
     const Track& tr = trace_->tracks[ref.track];
-    layout_options_.collapsed.erase(render::process_key(tr.key.process));
-    if (tr.key.device >= 0) layout_options_.collapsed.erase(render::device_key(tr.key.device));
+    layout_options_.collapsed.erase(models::process_key(tr.key.process));
+    if (tr.key.device >= 0) layout_options_.collapsed.erase(models::device_key(tr.key.device));
     if (tr.key.kind == TrackKind::kSmLane) layout_options_.expanded_sm.insert(tr.key.device);
     layout_options_.hidden_tracks.erase(static_cast<int32_t>(ref.track));
     if (tr.parent >= 0) layout_options_.hidden_tracks.erase(tr.parent);
@@ -160,7 +160,7 @@ void TimelineView::show_all_tracks() {
 }
 
 bool TimelineView::move_track(int32_t track, int delta) {
-  if (!trace_ || !render::TrackLayout::move_track(*trace_, layout_options_, track, delta)) return false;
+  if (!trace_ || !models::TrackLayout::move_track(*trace_, layout_options_, track, delta)) return false;
   relayout();
   return true;
 }
@@ -217,7 +217,7 @@ size_t TimelineView::kernel_count() const {
   if (!trace_) return 0;
   size_t n = 0;
   for (const auto& row : layout_.rows()) {
-    if (row.kind != render::TimelineRow::Kind::kTrack) continue;
+    if (row.kind != models::TimelineRow::Kind::kTrack) continue;
     for (SliceRef r : trace_->tracks[static_cast<size_t>(row.track)].slices.ref) n += r.kind() == SliceKind::kKernel;
   }
   return n;
@@ -228,7 +228,7 @@ QImage TimelineView::render_image(QSize size) const {
   img.fill(Qt::white);
   if (!painter_) return img;
   QPainter p(&img);
-  render::TimelineMapping m(mapping_.start(), mapping_.end(), size.width() - style_.label_width);
+  models::TimelineMapping m(mapping_.start(), mapping_.end(), size.width() - style_.label_width);
   painter_->paint(p, QRect(QPoint(0, 0), size), layout_, m, verticalScrollBar()->value(), style_, deco_);
   return img;
 }
@@ -311,7 +311,7 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
   if (ri < 0) return {};
   const auto& row = layout_.rows()[static_cast<size_t>(ri)];
   const Trace& t = *trace_;
-  if (row.kind == render::TimelineRow::Kind::kTrack) {
+  if (row.kind == models::TimelineRow::Kind::kTrack) {
     const Track& tr = t.tracks[static_cast<size_t>(row.track)];
     if (tr.slices.empty() && tr.counter.size()) {
       const TimeNs at = mapping_.time_at(x);
@@ -333,7 +333,7 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
   QString text = "<b>" + qstr(t.str(s.name[r.index])).toHtmlEscaped() + "</b><br>" +
                  qstr(format_duration(s.dur[r.index])) + " · " +
                  qstr(to_string(painter_->classifier().category(r))) + "<br>" + qstr(t.str(tr.name)).toHtmlEscaped();
-  if (row.kind == render::TimelineRow::Kind::kSmGroup) text += " — click to expand the SM lanes";
+  if (row.kind == models::TimelineRow::Kind::kSmGroup) text += " — click to expand the SM lanes";
   return text;
 }
 
@@ -378,8 +378,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   const int ri = layout_.row_at(ly);
   if (ri >= 0) {
     const auto& row = layout_.rows()[static_cast<size_t>(ri)];
-    const bool header = row.kind == render::TimelineRow::Kind::kProcess || row.kind == render::TimelineRow::Kind::kDevice;
-    if (header || (row.kind == render::TimelineRow::Kind::kSmGroup && e->pos().x() < style_.label_width)) {
+    const bool header = row.kind == models::TimelineRow::Kind::kProcess || row.kind == models::TimelineRow::Kind::kDevice;
+    if (header || (row.kind == models::TimelineRow::Kind::kSmGroup && e->pos().x() < style_.label_width)) {
       click_header(row);
       return;
     }
@@ -395,22 +395,22 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
   if (r.valid()) zoom_to(r);
 }
 
-void TimelineView::click_header(const render::TimelineRow& row) {
+void TimelineView::click_header(const models::TimelineRow& row) {
   switch (row.kind) {
-    case render::TimelineRow::Kind::kProcess: {
-      const uint64_t key = render::process_key(row.process);
+    case models::TimelineRow::Kind::kProcess: {
+      const uint64_t key = models::process_key(row.process);
       if (!layout_options_.collapsed.erase(key)) layout_options_.collapsed.insert(key);
       break;
     }
-    case render::TimelineRow::Kind::kDevice: {
-      const uint64_t key = render::device_key(row.device);
+    case models::TimelineRow::Kind::kDevice: {
+      const uint64_t key = models::device_key(row.device);
       if (!layout_options_.collapsed.erase(key)) layout_options_.collapsed.insert(key);
       break;
     }
-    case render::TimelineRow::Kind::kSmGroup:
+    case models::TimelineRow::Kind::kSmGroup:
       if (!layout_options_.expanded_sm.erase(row.device)) layout_options_.expanded_sm.insert(row.device);
       break;
-    case render::TimelineRow::Kind::kTrack: return;
+    case models::TimelineRow::Kind::kTrack: return;
   }
   relayout();
 }
@@ -422,18 +422,18 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
   QMenu menu(this);
   if (ri >= 0) {
     const auto row = layout_.rows()[static_cast<size_t>(ri)];
-    if (row.kind == render::TimelineRow::Kind::kTrack) {
+    if (row.kind == models::TimelineRow::Kind::kTrack) {
       menu.addAction(tr("Hide “%1”").arg(QString::fromStdString(row.label)), this, [this, row] { hide_track(row.track); });
       menu.addAction(tr("Move Up"), this, [this, row] { move_track(row.track, -1); });
       menu.addAction(tr("Move Down"), this, [this, row] { move_track(row.track, +1); });
-    } else if (row.kind == render::TimelineRow::Kind::kProcess) {
+    } else if (row.kind == models::TimelineRow::Kind::kProcess) {
       menu.addAction(tr("Move Rank Up"), this, [this, row] {
-        if (render::TrackLayout::move_process(*trace_, layout_options_, row.process, -1)) relayout();
+        if (models::TrackLayout::move_process(*trace_, layout_options_, row.process, -1)) relayout();
       });
       menu.addAction(tr("Move Rank Down"), this, [this, row] {
-        if (render::TrackLayout::move_process(*trace_, layout_options_, row.process, +1)) relayout();
+        if (models::TrackLayout::move_process(*trace_, layout_options_, row.process, +1)) relayout();
       });
-    } else if (row.kind == render::TimelineRow::Kind::kSmGroup) {
+    } else if (row.kind == models::TimelineRow::Kind::kSmGroup) {
       menu.addAction(row.collapsed ? tr("Show One Row per SM") : tr("Fold SM Lanes into the Heat Strip"), this,
                      [this, row] { set_sm_expanded(row.device, row.collapsed); });
     }

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "render/timeline_painter.h"
-#include "render/track_layout.h"
+#include "models/track_layout.h"
 
 class QMenu;
 
@@ -23,9 +23,9 @@ class TimelineView : public QAbstractScrollArea {
   explicit TimelineView(QWidget* parent = nullptr);
   ~TimelineView() override;
   // `index` may be null: it is then built here (tests, small traces); the loader builds it on its thread.
-  void set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const render::TimelineIndex> index = nullptr);
+  void set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index = nullptr);
   const Trace* trace() const { return trace_.get(); }
-  const render::TimelineIndex* index() const { return index_.get(); }
+  const models::TimelineIndex* index() const { return index_.get(); }
   const render::TimelinePainter* painter() const { return painter_.get(); }
 
   void fit_all();
@@ -40,11 +40,11 @@ class TimelineView : public QAbstractScrollArea {
   bool show_flows() const { return style_.show_flows; }
   void set_use_lod(bool on);
 
-  const render::TimelineMapping& mapping() const { return mapping_; }
-  const render::TrackLayout& layout() const { return layout_; }
+  const models::TimelineMapping& mapping() const { return mapping_; }
+  const models::TrackLayout& layout() const { return layout_; }
   const render::TimelineStyle& style() const { return style_; }
-  render::LayoutOptions& layout_options() { return layout_options_; }
-  void apply_layout_options(const render::LayoutOptions& o);  // e.g. restored from the notes file
+  models::LayoutOptions& layout_options() { return layout_options_; }
+  void apply_layout_options(const models::LayoutOptions& o);  // e.g. restored from the notes file
   void set_sm_expanded(int32_t device, bool expanded);
   void hide_track(int32_t track);
   void show_all_tracks();
@@ -100,15 +100,15 @@ class TimelineView : public QAbstractScrollArea {
   double data_width() const;
   bool in_data(const QPoint& p) const;
   bool in_ruler(const QPoint& p) const;
-  void click_header(const render::TimelineRow& row);
+  void click_header(const models::TimelineRow& row);
   void update_selected_flows();
 
   std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const render::TimelineIndex> index_;
+  std::shared_ptr<const models::TimelineIndex> index_;
   std::unique_ptr<render::TimelinePainter> painter_;
-  render::TrackLayout layout_;
-  render::LayoutOptions layout_options_;
-  render::TimelineMapping mapping_;
+  models::TrackLayout layout_;
+  models::LayoutOptions layout_options_;
+  models::TimelineMapping mapping_;
   render::TimelineStyle style_;
   render::TimelineDecorations deco_;
   render::PaintStats last_stats_;

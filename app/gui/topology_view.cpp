@@ -108,7 +108,7 @@ void TopologyView::recompute() {
     Result r;
     r.counters = counters ? counters : std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace, true));
     r.machine = trace_machine(*trace, topo ? &*topo : nullptr);
-    r.layout = render::layout_topology(r.machine.topology);
+    r.layout = models::layout_topology(r.machine.topology);
     r.loads = topology_link_loads(r.machine, *r.counters, w);
     return r;
   }));

@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "render/topology_layout.h"
+#include "models/topology_layout.h"
 #include "trace/core/trace_machine.h"
 
 class QComboBox;
@@ -31,7 +31,7 @@ class TopologyView : public QWidget {
   Interval window() const { return range_ ? *range_ : view_; }
 
   const TraceMachine& machine() const { return machine_; }
-  const render::TopologyLayout& layout() const { return layout_; }
+  const models::TopologyLayout& layout() const { return layout_; }
   const std::vector<TopoLinkLoad>& loads() const { return loads_; }
   QString title() const;
   QString tooltip_at(const QPoint& pos) const;
@@ -50,7 +50,7 @@ class TopologyView : public QWidget {
  private:
   struct Result {
     TraceMachine machine;
-    render::TopologyLayout layout;
+    models::TopologyLayout layout;
     std::vector<TopoLinkLoad> loads;
     std::shared_ptr<const std::vector<LinkCounter>> counters;
   };
@@ -64,7 +64,7 @@ class TopologyView : public QWidget {
   Interval view_{};
   std::optional<Interval> range_;
   TraceMachine machine_;
-  render::TopologyLayout layout_;
+  models::TopologyLayout layout_;
   std::vector<TopoLinkLoad> loads_;
   int hover_link_ = -1;
   int job_ = 0, pending_ = 0;

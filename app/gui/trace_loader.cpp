@@ -3,7 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
 
-#include "trace/io/chrome_json_parser.h"
+#include "trace/io/json/chrome_json_parser.h"
 #include "trace/io/load_trace.h"
 
 namespace parascope::gui {
@@ -57,14 +57,14 @@ int TraceLoader::load(const QStringList& inputs) {
         std::lock_guard lock(shared->mutex);
         shared->file = "building the timeline index";
       }
-      r.loaded.index = std::make_shared<const render::TimelineIndex>(*trace, &shared->cancel);
+      r.loaded.index = std::make_shared<const models::TimelineIndex>(*trace, &shared->cancel);
       r.loaded.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, r.loaded.index->classifier()));
       r.loaded.trace = std::move(trace);
       r.loaded.load_seconds = std::chrono::duration<double>(t1 - t0).count();
       r.loaded.index_seconds = r.loaded.index->build_seconds();
     } catch (const OperationCancelled&) {
       r.cancelled = true;
-    } catch (const render::IndexBuildCancelled&) {
+    } catch (const models::IndexBuildCancelled&) {
       r.cancelled = true;
     } catch (const std::exception& e) {
       r.error = QString::fromStdString(e.what());

@@ -14,7 +14,7 @@
 #include <mutex>
 #include <string>
 
-#include "render/timeline_index.h"
+#include "models/timeline_index.h"
 #include "trace/core/analysis/kernel_stats.h"
 #include "trace/core/trace.h"
 
@@ -23,7 +23,7 @@ namespace parascope::gui {
 // What a finished load hands to the window; the index refers to the trace, so keep both alive.
 struct LoadedTrace {
   std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const render::TimelineIndex> index;
+  std::shared_ptr<const models::TimelineIndex> index;
   std::shared_ptr<const KernelStats> stats;  // the statistics dock's table
   double load_seconds = 0, index_seconds = 0;
 };

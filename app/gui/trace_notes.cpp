@@ -128,9 +128,9 @@ bool TraceNotes::load(const QString& path, const Trace& trace) {
     if (p < trace.processes.size()) this->view.process_order[p] = v.toObject().value("position").toInt();
   }
   for (const QJsonValue& v : vj.value("collapsed_processes").toArray())
-    this->view.collapsed.insert(render::process_key(static_cast<uint32_t>(v.toInteger())));
+    this->view.collapsed.insert(models::process_key(static_cast<uint32_t>(v.toInteger())));
   for (const QJsonValue& v : vj.value("collapsed_devices").toArray())
-    this->view.collapsed.insert(render::device_key(static_cast<int32_t>(v.toInteger())));
+    this->view.collapsed.insert(models::device_key(static_cast<int32_t>(v.toInteger())));
   for (const QJsonValue& v : vj.value("expanded_sm").toArray()) this->view.expanded_sm.insert(static_cast<int32_t>(v.toInteger()));
   unresolved_json_ = QJsonDocument(kept).toJson(QJsonDocument::Compact);
   return true;
@@ -156,9 +156,9 @@ bool TraceNotes::save(const QString& path, const Trace& trace) {
       order.append(QJsonObject{{"track", key_json(trace.tracks[static_cast<size_t>(t)].key)}, {"position", pos}});
   for (const auto& [p, pos] : view.process_order) porder.append(QJsonObject{{"process", static_cast<qint64>(p)}, {"position", pos}});
   for (uint32_t p = 0; p < trace.processes.size(); ++p)
-    if (view.collapsed.count(render::process_key(p))) cp.append(static_cast<qint64>(p));
+    if (view.collapsed.count(models::process_key(p))) cp.append(static_cast<qint64>(p));
   for (uint32_t d = 0; d < trace.devices.size(); ++d)
-    if (view.collapsed.count(render::device_key(static_cast<int32_t>(d)))) cd.append(static_cast<qint64>(d));
+    if (view.collapsed.count(models::device_key(static_cast<int32_t>(d)))) cd.append(static_cast<qint64>(d));
   for (int32_t d : view.expanded_sm) sm.append(d);
   v.insert("hidden", hidden);
   v.insert("order", order);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "render/timeline_painter.h"
-#include "render/track_layout.h"
+#include "models/track_layout.h"
 #include "trace/core/trace.h"
 
 namespace parascope::gui {
@@ -39,7 +39,7 @@ class TraceNotes {
 
   std::vector<render::Bookmark> bookmarks;
   std::vector<SliceNote> notes;
-  render::LayoutOptions view;   // hidden tracks, order, collapsed and expanded state
+  models::LayoutOptions view;   // hidden tracks, order, collapsed and expanded state
   int unresolved = 0;           // notes and tracks in the file that this trace does not have
 
   const SliceNote* note_for(EventRef r) const;

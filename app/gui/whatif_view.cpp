@@ -23,8 +23,8 @@
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
 #include "render/qstr.h"
-#include "render/sweep_chart.h"
-#include "render/timeline_index.h"
+#include "models/sweep_chart.h"
+#include "models/timeline_index.h"
 #include "sim/knobs.h"
 #include "sim/whatif/compare.h"
 #include "sim/whatif/trace_knobs.h"
@@ -43,7 +43,7 @@ struct WhatIfView::Prepared {
 struct WhatIfView::RunResult {
   whatif::WhatIfSummary summary;
   std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const render::TimelineIndex> index;
+  std::shared_ptr<const models::TimelineIndex> index;
   TraceDiff diff;
   DataTable comparison, links;
   QString error;
@@ -134,8 +134,8 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   auto* sw = new QSplitter(Qt::Horizontal, tabs_);
   chart_ = render::make_chart_view(sw);
   chart_->widget()->setMinimumHeight(160);
-  render::ChartSpec empty;
-  empty.empty_text = tr("Run a sweep to see the step time against a knob");
+  models::ChartSpec empty;
+  empty.empty_text = tr("Run a sweep to see the step time against a knob").toStdString();
   chart_->set_spec(empty);
   sw->addWidget(chart_->widget());
   sw->addWidget(make_table(sweep_model_, sw));
@@ -223,8 +223,8 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   comparison_->set_table({});
   links_->set_table({});
   sweep_model_->set_table({});
-  render::ChartSpec empty;
-  empty.empty_text = tr("Run a sweep to see the step time against a knob");
+  models::ChartSpec empty;
+  empty.empty_text = tr("Run a sweep to see the step time against a knob").toStdString();
   chart_->set_spec(empty);
   compare_->setEnabled(false);
   run_->setEnabled(false);
@@ -447,7 +447,7 @@ void WhatIfView::run() {
       r->summary = shown.summary;
       r->trace = std::make_shared<const Trace>(std::move(*shown.trace));
       if (flag->load()) throw whatif::Cancelled();
-      r->index = std::make_shared<const render::TimelineIndex>(*r->trace);
+      r->index = std::make_shared<const models::TimelineIndex>(*r->trace);
       r->diff = diff_traces(*prepared->trace, *r->trace);
       r->comparison = std::move(c.tables.comparison);
       r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
@@ -503,7 +503,7 @@ void WhatIfView::run_sweep() {
         sweep_rows_ = std::move(r->rows);
         const DataTable table = whatif::sweep_table(sweep_rows_, r->reference_step_ns);
         sweep_model_->set_table(table);
-        chart_->set_spec(render::sweep_chart_spec(table, r->reference_step_ns));
+        chart_->set_spec(models::sweep_chart_spec(table, r->reference_step_ns));
         status_->setText(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
                                       : tr("sweep: %1 variants").arg(sweep_rows_.size()));
       }

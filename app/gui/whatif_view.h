@@ -5,7 +5,7 @@
 // (the replay runs on the trace's clock) with its GPU streams marked where kernel time changed;
 // the predicted-vs-measured table (whatif_tables.h) and link load measured against predicted
 // (trace_diff.h: diff_links_table); the sweep's chart
-// (render::sweep_chart_spec) and table. Everything shown comes from the library, as `whatif`.
+// (models::sweep_chart_spec) and table. Everything shown comes from the library, as `whatif`.
 // The dependency graph is built on a worker the first time the dock is shown with a trace.
 #pragma once
 
@@ -74,7 +74,7 @@ class WhatIfView : public QWidget {
   const DataTable& links_table() const;
   const DataTable& sweep_table() const;
   const std::vector<whatif::SweepRow>& sweep_rows() const { return sweep_rows_; }
-  const render::ChartSpec& sweep_chart() const { return chart_->spec(); }
+  const models::ChartSpec& sweep_chart() const { return chart_->spec(); }
   render::ChartView* chart() const { return chart_.get(); }
 
  signals:

@@ -4,28 +4,31 @@
 // replacing it means reimplementing these three functions, nothing else. Needs a QApplication.
 #pragma once
 
+#include <QColor>
 #include <QImage>
 #include <QPainter>
 #include <QWidget>
 #include <functional>
 #include <memory>
 
-#include "render/chart_spec.h"
+#include "models/chart_spec.h"
 
 namespace parascope::render {
 
 struct ChartHit {
   int series = -1;       // index into ChartSpec::series; -1: no series point under the cursor
   int point = -1;
-  QPointF value;         // data coordinates of the click (the point's own for a hit)
+  models::ChartPoint value;  // data coordinates of the click (the point's own for a hit)
 };
+
+inline QColor to_qcolor(models::ChartColor c) { return QColor(c.r, c.g, c.b); }
 
 class ChartView {
  public:
   virtual ~ChartView() = default;
   virtual QWidget* widget() = 0;
-  virtual void set_spec(const ChartSpec& spec) = 0;
-  virtual const ChartSpec& spec() const = 0;
+  virtual void set_spec(const models::ChartSpec& spec) = 0;
+  virtual const models::ChartSpec& spec() const = 0;
   // Data coordinates of a widget point (NaN outside the plot area).
   virtual QPointF value_at(const QPoint& pos) const = 0;
   // Called on a left click inside the plot area.
@@ -33,7 +36,7 @@ class ChartView {
 };
 
 std::unique_ptr<ChartView> make_chart_view(QWidget* parent = nullptr);
-void render_chart(const ChartSpec& spec, QPainter& painter, const QRectF& rect);
-QImage render_chart_image(const ChartSpec& spec, QSize size);
+void render_chart(const models::ChartSpec& spec, QPainter& painter, const QRectF& rect);
+QImage render_chart_image(const models::ChartSpec& spec, QSize size);
 
 }  // namespace parascope::render

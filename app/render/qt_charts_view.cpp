@@ -21,6 +21,9 @@ namespace parascope::render {
 
 namespace {
 
+QString text(const std::string& s) { return QString::fromStdString(s); }
+QPointF qpoint(models::ChartPoint p) { return {p.x, p.y}; }
+
 struct Range {
   double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
   void add(double v, bool log) {
@@ -30,16 +33,16 @@ struct Range {
   }
 };
 
-QAbstractAxis* make_axis(const ChartAxis& a, const Range& data, bool is_x) {
+QAbstractAxis* make_axis(const models::ChartAxis& a, const Range& data, bool is_x) {
   double lo = std::isnan(a.min) ? data.lo : a.min, hi = std::isnan(a.max) ? data.hi : a.max;
   if (!std::isfinite(lo) || !std::isfinite(hi)) lo = a.log ? 1 : 0, hi = a.log ? 10 : 1;
-  if (!a.categories.isEmpty()) {
+  if (!a.categories.empty()) {
     auto* axis = new QCategoryAxis;
     axis->setStartValue(-0.5);
-    for (int i = 0; i < a.categories.size(); ++i) axis->append(a.categories[i], i + 0.5);
+    for (size_t i = 0; i < a.categories.size(); ++i) axis->append(text(a.categories[i]), static_cast<double>(i) + 0.5);
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    axis->setRange(-0.5, a.categories.size() - 0.5);
-    axis->setTitleText(a.title);
+    axis->setRange(-0.5, static_cast<double>(a.categories.size()) - 0.5);
+    axis->setTitleText(text(a.title));
     return axis;
   }
   if (a.log) {
@@ -51,7 +54,7 @@ QAbstractAxis* make_axis(const ChartAxis& a, const Range& data, bool is_x) {
     if (std::isnan(a.max)) hi = std::pow(10, std::ceil(std::log10(hi)));
     if (hi <= lo) hi = lo * 10;
     axis->setRange(lo, hi);
-    axis->setTitleText(a.title);
+    axis->setTitleText(text(a.title));
     return axis;
   }
   auto* axis = new QValueAxis;
@@ -69,69 +72,70 @@ QAbstractAxis* make_axis(const ChartAxis& a, const Range& data, bool is_x) {
     axis->setTickAnchor(0);
     axis->setTickInterval(step);
   }
-  axis->setTitleText(a.title);
+  axis->setTitleText(text(a.title));
   axis->setLabelFormat("%.4g");
   return axis;
 }
 
-QChart* build_chart(const ChartSpec& spec) {
+QChart* build_chart(const models::ChartSpec& spec) {
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(spec.series.empty() && !spec.empty_text.isEmpty()
-                      ? (spec.title.isEmpty() ? spec.empty_text : spec.title + "<br><i>" + spec.empty_text + "</i>")
-                      : spec.title);
+  chart->setTitle(text(spec.series.empty() && !spec.empty_text.empty()
+                           ? (spec.title.empty() ? spec.empty_text : spec.title + "<br><i>" + spec.empty_text + "</i>")
+                           : spec.title));
   chart->legend()->setVisible(spec.legend && !spec.series.empty());
   chart->legend()->setAlignment(Qt::AlignBottom);
   chart->setMargins(QMargins(4, 4, 4, 4));
   Range rx, ry;
-  for (const ChartSeries& s : spec.series) {
-    for (const QPointF& p : s.points) {
-      rx.add(p.x(), spec.x.log);
-      ry.add(p.y(), spec.y.log);
+  for (const models::ChartSeries& s : spec.series) {
+    for (const models::ChartPoint& p : s.points) {
+      rx.add(p.x, spec.x.log);
+      ry.add(p.y, spec.y.log);
     }
-    for (const QPointF& p : s.lower) ry.add(p.y(), spec.y.log);
+    for (const models::ChartPoint& p : s.lower) ry.add(p.y, spec.y.log);
   }
   QAbstractAxis* ax = make_axis(spec.x, rx, true);
   QAbstractAxis* ay = make_axis(spec.y, ry, false);
   chart->addAxis(ax, Qt::AlignBottom);
   chart->addAxis(ay, Qt::AlignLeft);
-  for (const ChartSeries& s : spec.series) {
-    QPen pen(s.color, s.kind == SeriesKind::kLine ? 2.0 : 1.2);
-    if (s.style == SeriesStyle::kDashed) pen.setStyle(Qt::DashLine);
+  for (const models::ChartSeries& s : spec.series) {
+    const QColor color = to_qcolor(s.color);
+    QPen pen(color, s.kind == models::SeriesKind::kLine ? 2.0 : 1.2);
+    if (s.style == models::SeriesStyle::kDashed) pen.setStyle(Qt::DashLine);
     QAbstractSeries* series = nullptr;
-    if (s.kind == SeriesKind::kLine) {
+    if (s.kind == models::SeriesKind::kLine) {
       auto* l = new QLineSeries;
-      for (const QPointF& p : s.points) l->append(p);
+      for (const models::ChartPoint& p : s.points) l->append(qpoint(p));
       l->setPen(pen);
       series = l;
-    } else if (s.kind == SeriesKind::kBand) {
+    } else if (s.kind == models::SeriesKind::kBand) {
       auto* upper = new QLineSeries;
-      for (const QPointF& p : s.points) upper->append(p);
+      for (const models::ChartPoint& p : s.points) upper->append(qpoint(p));
       QLineSeries* lower = nullptr;
       if (!s.lower.empty()) {
         lower = new QLineSeries;
-        for (const QPointF& p : s.lower) lower->append(p);
+        for (const models::ChartPoint& p : s.lower) lower->append(qpoint(p));
       }
       auto* area = new QAreaSeries(upper, lower);
       area->setPen(pen);
-      QColor fill = s.color;
+      QColor fill = color;
       switch (s.style) {
-        case SeriesStyle::kSolid: fill.setAlpha(140); area->setBrush(fill); break;
-        case SeriesStyle::kDashed: fill.setAlpha(45); area->setBrush(fill); break;
-        case SeriesStyle::kHatched: area->setBrush(QBrush(s.color, Qt::BDiagPattern)); break;
-        case SeriesStyle::kHollow: area->setBrush(Qt::NoBrush); break;
+        case models::SeriesStyle::kSolid: fill.setAlpha(140); area->setBrush(fill); break;
+        case models::SeriesStyle::kDashed: fill.setAlpha(45); area->setBrush(fill); break;
+        case models::SeriesStyle::kHatched: area->setBrush(QBrush(color, Qt::BDiagPattern)); break;
+        case models::SeriesStyle::kHollow: area->setBrush(Qt::NoBrush); break;
       }
       series = area;
     } else {
       auto* sc = new QScatterSeries;
-      for (const QPointF& p : s.points) sc->append(p);
+      for (const models::ChartPoint& p : s.points) sc->append(qpoint(p));
       sc->setMarkerSize(s.marker_size);
-      sc->setMarkerShape(s.style == SeriesStyle::kHollow ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
-      sc->setPen(QPen(s.color.darker(130), 1));
-      sc->setBrush(s.style == SeriesStyle::kHollow ? QBrush(Qt::white) : QBrush(s.color));
+      sc->setMarkerShape(s.style == models::SeriesStyle::kHollow ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
+      sc->setPen(QPen(color.darker(130), 1));
+      sc->setBrush(s.style == models::SeriesStyle::kHollow ? QBrush(Qt::white) : QBrush(color));
       series = sc;
     }
-    series->setName(s.name);
+    series->setName(text(s.name));
     chart->addSeries(series);
     series->attachAxis(ax);
     series->attachAxis(ay);
@@ -149,8 +153,8 @@ class QtChartsView final : public QChartView, public ChartView {
     set_spec({});
   }
   QWidget* widget() override { return this; }
-  const ChartSpec& spec() const override { return spec_; }
-  void set_spec(const ChartSpec& spec) override {
+  const models::ChartSpec& spec() const override { return spec_; }
+  void set_spec(const models::ChartSpec& spec) override {
     spec_ = spec;
     QChart* old = chart();
     setChart(build_chart(spec_));
@@ -171,10 +175,10 @@ class QtChartsView final : public QChartView, public ChartView {
     double best_d = 64;
     const QList<QAbstractSeries*> all = chart()->series();
     for (int si = 0; si < static_cast<int>(spec_.series.size()) && si < all.size(); ++si) {
-      if (spec_.series[static_cast<size_t>(si)].kind != SeriesKind::kScatter) continue;
+      if (spec_.series[static_cast<size_t>(si)].kind != models::SeriesKind::kScatter) continue;
       const auto& pts = spec_.series[static_cast<size_t>(si)].points;
       for (int i = 0; i < static_cast<int>(pts.size()); ++i) {
-        const QPointF c = chart()->mapToPosition(pts[static_cast<size_t>(i)], all[si]);
+        const QPointF c = chart()->mapToPosition(qpoint(pts[static_cast<size_t>(i)]), all[si]);
         const QPointF v = mapFromScene(chart()->mapToScene(c));
         const double d = (v.x() - pos.x()) * (v.x() - pos.x()) + (v.y() - pos.y()) * (v.y() - pos.y());
         if (d < best_d) {
@@ -189,10 +193,10 @@ class QtChartsView final : public QChartView, public ChartView {
     const auto [s, i] = hit(e->pos());
     if (s >= 0) {
       const auto& series = spec_.series[static_cast<size_t>(s)];
-      QToolTip::showText(e->globalPosition().toPoint(), i < series.labels.size() ? series.labels[i] : series.name, this);
+      QToolTip::showText(e->globalPosition().toPoint(), text(static_cast<size_t>(i) < series.labels.size() ? series.labels[static_cast<size_t>(i)] : series.name), this);
     } else {
       const QPointF v = value_at(e->pos());
-      if (std::isfinite(v.x())) setToolTip(QString("%1: %2\n%3: %4").arg(spec_.x.title).arg(v.x(), 0, 'g', 5).arg(spec_.y.title).arg(v.y(), 0, 'g', 4));
+      if (std::isfinite(v.x())) setToolTip(QString("%1: %2\n%3: %4").arg(text(spec_.x.title)).arg(v.x(), 0, 'g', 5).arg(text(spec_.y.title)).arg(v.y(), 0, 'g', 4));
     }
     QChartView::mouseMoveEvent(e);
   }
@@ -204,7 +208,7 @@ class QtChartsView final : public QChartView, public ChartView {
         ChartHit h;
         h.series = s;
         h.point = i;
-        h.value = s >= 0 ? spec_.series[static_cast<size_t>(s)].points[static_cast<size_t>(i)] : v;
+        h.value = s >= 0 ? spec_.series[static_cast<size_t>(s)].points[static_cast<size_t>(i)] : models::ChartPoint{v.x(), v.y()};
         on_click(h);
       }
     }
@@ -212,14 +216,14 @@ class QtChartsView final : public QChartView, public ChartView {
   }
 
  private:
-  ChartSpec spec_;
+  models::ChartSpec spec_;
 };
 
 }  // namespace
 
 std::unique_ptr<ChartView> make_chart_view(QWidget* parent) { return std::make_unique<QtChartsView>(parent); }
 
-void render_chart(const ChartSpec& spec, QPainter& painter, const QRectF& rect) {
+void render_chart(const models::ChartSpec& spec, QPainter& painter, const QRectF& rect) {
   QChartView view;
   view.setRenderHint(QPainter::Antialiasing);
   view.setFrameShape(QFrame::NoFrame);
@@ -229,7 +233,7 @@ void render_chart(const ChartSpec& spec, QPainter& painter, const QRectF& rect) 
   view.render(&painter, rect, QRect(QPoint(0, 0), rect.size().toSize()));
 }
 
-QImage render_chart_image(const ChartSpec& spec, QSize size) {
+QImage render_chart_image(const models::ChartSpec& spec, QSize size) {
   QImage img(size, QImage::Format_ARGB32_Premultiplied);
   img.fill(Qt::white);
   QPainter p(&img);

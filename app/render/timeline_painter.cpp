@@ -75,16 +75,16 @@ struct TimelinePainter::Frame {
   uint32_t* bits = nullptr;
   qsizetype stride = 0;  // in pixels
   int w = 0, h = 0;
-  const TimelineMapping& m;
+  const models::TimelineMapping& m;
   const TimelineStyle& style;
   const TimelineDecorations& deco;
   double scroll_y = 0;
   PaintStats& stats;
-  std::vector<Coverage> cov;
+  std::vector<models::Coverage> cov;
   std::vector<uint32_t> line;
   std::vector<uint8_t> scratch;
 
-  Frame(const TimelineMapping& mm, const TimelineStyle& st, const TimelineDecorations& d, PaintStats& s)
+  Frame(const models::TimelineMapping& mm, const TimelineStyle& st, const TimelineDecorations& d, PaintStats& s)
       : m(mm), style(st), deco(d), stats(s) {}
 
   // Fills [x0, x1) × [y0, y1) of the layer (layer pixels), at least one pixel wide.
@@ -111,14 +111,14 @@ struct TimelinePainter::Frame {
 
 namespace {
 // Top and bottom of a sub-row's bars inside a row starting at `top`.
-std::pair<double, double> bar_span(const TimelineRow& row, double top, int sub) {
+std::pair<double, double> bar_span(const models::TimelineRow& row, double top, int sub) {
   const double sub_h = row.height / row.sub_rows;
   const double pad = sub_h >= 8 ? 1 : 0;
   return {top + sub * sub_h + pad, top + (sub + 1) * sub_h - pad};
 }
 }  // namespace
 
-TimelinePainter::TimelinePainter(const TimelineIndex& index) : index_(index), trace_(index.trace()) {}
+TimelinePainter::TimelinePainter(const models::TimelineIndex& index) : index_(index), trace_(index.trace()) {}
 
 QColor TimelinePainter::slice_color(uint32_t track, uint32_t index, ColorMode mode) const {
   switch (mode) {
@@ -139,19 +139,19 @@ const QString& TimelinePainter::elided(StringId name, int width, const QFontMetr
                                             Qt::ElideRight, (width / 4) * 4));
 }
 
-void TimelinePainter::walk_fine(Frame& f, const TimelineRow& row, double top, unsigned lane_mask) const {
+void TimelinePainter::walk_fine(Frame& f, const models::TimelineRow& row, double top, unsigned lane_mask) const {
   const auto t = static_cast<uint32_t>(row.track);
   const Track& tr = trace_.tracks[t];
   const auto& s = tr.slices;
-  const TimelineMapping& m = f.m;
+  const models::TimelineMapping& m = f.m;
   const ColorMode mode = f.style.color_mode;
   struct Pending {
     double x0 = 0, x1 = -1;
-    std::array<double, kCategoryCount> weight{};
+    std::array<double, models::kCategoryCount> weight{};
     uint32_t index = 0;
     bool single = true;
   };
-  std::array<Pending, kMaxSubRows> pend{};
+  std::array<Pending, models::kMaxSubRows> pend{};
   auto flush = [&](int sub, Pending& pb) {
     if (pb.x1 < pb.x0) return;
     QRgb c;
@@ -176,7 +176,7 @@ void TimelinePainter::walk_fine(Frame& f, const TimelineRow& row, double top, un
     const double x0 = std::max(m.x_of(s.start[i]), -2.0);
     const double x1 = std::min(m.x_of(s.start[i] + s.dur[i]), w + 2);
     Pending& pb = pend[static_cast<size_t>(sub)];
-    const auto cat = static_cast<size_t>(index_.classifier().category(t, i)) & (kCategoryCount - 1);
+    const auto cat = static_cast<size_t>(index_.classifier().category(t, i)) & (models::kCategoryCount - 1);
     if (pb.x1 >= pb.x0 && x0 - pb.x1 < 1.0 && (x1 - x0 < 1.0 || pb.x1 - pb.x0 < 1.0)) {
       // fold: this slice or the pending bar is thinner than a pixel and they touch
       pb.x1 = std::max(pb.x1, x1);
@@ -210,22 +210,22 @@ void TimelinePainter::walk_fine(Frame& f, const TimelineRow& row, double top, un
   for (auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), t0 - max_dur_[t]) - s.start.begin());
        i < s.size() && s.start[i] <= t1; ++i) {
     if (s.start[i] + s.dur[i] < t0) continue;
-    visit(static_cast<uint32_t>(i), slice_sub_row(trace_, tr, i));
+    visit(static_cast<uint32_t>(i), models::slice_sub_row(trace_, tr, i));
   }
-  for (int sub = 0; sub < row.sub_rows && sub < kMaxSubRows; ++sub) flush(sub, pend[static_cast<size_t>(sub)]);
+  for (int sub = 0; sub < row.sub_rows && sub < models::kMaxSubRows; ++sub) flush(sub, pend[static_cast<size_t>(sub)]);
 }
 
-void TimelinePainter::paint_coverage(Frame& f, const TimelineRow& row, double top, int sub, int level) const {
+void TimelinePainter::paint_coverage(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const {
   const auto t = static_cast<uint32_t>(row.track);
-  const CoveragePyramid& pyr = index_.lod(t).lane(sub).pyramid;
+  const models::CoveragePyramid& pyr = index_.lod(t).lane(sub).pyramid;
   f.cov.resize(static_cast<size_t>(f.w));
   pyr.sample(level, static_cast<double>(f.m.start()), f.m.ns_per_px(), f.w, f.cov.data());
   f.stats.cells_sampled += static_cast<size_t>(f.w);
   // colours: category (dominant) or the rank's; 8 steps of density from faint to solid
-  std::array<std::array<QRgb, 9>, kCategoryCount> table{};
+  std::array<std::array<QRgb, 9>, models::kCategoryCount> table{};
   const bool by_rank = f.style.color_mode == ColorMode::kRank;
   const QRgb rank = rank_color(trace_.processes[trace_.tracks[t].key.process].rank).rgb();
-  for (int c = 0; c < kCategoryCount; ++c)
+  for (int c = 0; c < models::kCategoryCount; ++c)
     for (int q = 0; q <= 8; ++q)
       table[static_cast<size_t>(c)][static_cast<size_t>(q)] =
           blend(kBackground, by_rank ? rank : category_color(static_cast<Category>(c)).rgb(), 0.3 + 0.7 * q / 8.0);
@@ -233,13 +233,13 @@ void TimelinePainter::paint_coverage(Frame& f, const TimelineRow& row, double to
   bool any = false;
   QRgb prev = kBackground;
   for (int x = 0; x < f.w; ++x) {
-    const Coverage& c = f.cov[static_cast<size_t>(x)];
+    const models::Coverage& c = f.cov[static_cast<size_t>(x)];
     if (c.share <= 0) {
       prev = kBackground;
       continue;
     }
     const auto q = static_cast<size_t>(std::lround(c.share * 8));
-    const QRgb col = table[static_cast<size_t>(c.category) & (kCategoryCount - 1)][q];
+    const QRgb col = table[static_cast<size_t>(c.category) & (models::kCategoryCount - 1)][q];
     f.line[static_cast<size_t>(x)] = col;
     if (col != prev) ++f.stats.bars_drawn;
     prev = col;
@@ -250,9 +250,9 @@ void TimelinePainter::paint_coverage(Frame& f, const TimelineRow& row, double to
   f.put_line(y0, y1);
 }
 
-void TimelinePainter::paint_wide(Frame& f, const TimelineRow& row, double top, int sub, int level) const {
+void TimelinePainter::paint_wide(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const {
   const auto t = static_cast<uint32_t>(row.track);
-  const LodLane& lane = index_.lod(t).lane(sub);
+  const models::LodLane& lane = index_.lod(t).lane(sub);
   if (static_cast<size_t>(level) >= lane.wide.size()) return;
   const auto& list = lane.wide[static_cast<size_t>(level)];
   const auto& s = trace_.tracks[t].slices;
@@ -271,7 +271,7 @@ void TimelinePainter::paint_wide(Frame& f, const TimelineRow& row, double top, i
   }
 }
 
-void TimelinePainter::paint_track(Frame& f, const TimelineRow& row, double top) const {
+void TimelinePainter::paint_track(Frame& f, const models::TimelineRow& row, double top) const {
   const auto t = static_cast<uint32_t>(row.track);
   const Track& tr = trace_.tracks[t];
   if (tr.slices.empty()) return;
@@ -280,11 +280,11 @@ void TimelinePainter::paint_track(Frame& f, const TimelineRow& row, double top) 
     return;
   }
   // each lane: its pyramid when a pixel holds at least a bucket, else its slices one by one
-  const TrackLod& lod = index_.lod(t);
+  const models::TrackLod& lod = index_.lod(t);
   const double npp = f.m.ns_per_px();
   unsigned fine = 0;
   for (int sub = 0; sub < lod.sub_rows(); ++sub) {
-    const LodLane& lane = lod.lane(sub);
+    const models::LodLane& lane = lod.lane(sub);
     if (lane.count == 0) continue;
     const int level = lane.pyramid.empty() ? -1 : lane.pyramid.grid().level_for(npp);
     if (level < 0) {
@@ -297,11 +297,11 @@ void TimelinePainter::paint_track(Frame& f, const TimelineRow& row, double top) 
   if (fine) walk_fine(f, row, top, fine);
 }
 
-void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double top) const {
+void TimelinePainter::paint_heat_strip(Frame& f, const models::TimelineRow& row, double top) const {
   const auto& lanes = index_.sm_lanes(row.device);
   if (lanes.empty()) return;
-  const LodGrid& grid = index_.sm_grid(row.device);
-  const TimelineMapping& m = f.m;
+  const models::LodGrid& grid = index_.sm_grid(row.device);
+  const models::TimelineMapping& m = f.m;
   const double npp = m.ns_per_px();
   const int w = f.w;
   const int strip_h = std::max(1, static_cast<int>(row.height) - 1);
@@ -330,8 +330,8 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
     }
   }
   // heat colours: 16 steps from faint to the full category colour
-  std::array<std::array<QRgb, 17>, kCategoryCount> heat{};
-  for (int c = 0; c < kCategoryCount; ++c)
+  std::array<std::array<QRgb, 17>, models::kCategoryCount> heat{};
+  for (int c = 0; c < models::kCategoryCount; ++c)
     for (int q = 0; q <= 16; ++q)
       heat[static_cast<size_t>(c)][static_cast<size_t>(q)] =
           q == 0 ? kBackground : blend(kBackground, category_color(static_cast<Category>(c)).rgb(), 0.15 + 0.85 * q / 16.0);
@@ -397,7 +397,7 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
       for (size_t x = 0; x < wz; ++x)
         f.line[x] = heat[static_cast<size_t>(kSlotCategory[q[x] >> 5])][static_cast<size_t>(q[x] & 31)];
     } else {
-      const CoveragePyramid* pyr = g == 1 ? &index_.lod(lanes[first]).combined() : index_.sm_group(row.device, g, gi);
+      const models::CoveragePyramid* pyr = g == 1 ? &index_.lod(lanes[first]).combined() : index_.sm_group(row.device, g, gi);
       if (pyr && !pyr->empty() && level < pyr->levels()) {
         const uint8_t* cells = pyr->cells(level).data();
         for (size_t x = 0; x < wz; ++x) {
@@ -415,12 +415,12 @@ void TimelinePainter::paint_heat_strip(Frame& f, const TimelineRow& row, double 
   }
 }
 
-void TimelinePainter::paint_counter(Frame& f, const TimelineRow& row, double top) const {
+void TimelinePainter::paint_counter(Frame& f, const models::TimelineRow& row, double top) const {
   const auto t = static_cast<uint32_t>(row.track);
   const Track& tr = trace_.tracks[t];
   const auto& c = tr.counter;
-  const CounterLod& lod = index_.counter(t);
-  const TimelineMapping& m = f.m;
+  const models::CounterLod& lod = index_.counter(t);
+  const models::TimelineMapping& m = f.m;
   const double maxv = lod.max() > 0 ? lod.max() : 1.0;
   const int base = static_cast<int>(std::lround(top + row.height)) - 1;  // the row line is below
   const double h = row.height - 4;
@@ -467,7 +467,7 @@ void TimelinePainter::paint_counter(Frame& f, const TimelineRow& row, double top
   }
 }
 
-QPointF TimelinePainter::anchor(const TrackLayout& layout, const TimelineMapping& m, EventRef r, bool at_end,
+QPointF TimelinePainter::anchor(const models::TrackLayout& layout, const models::TimelineMapping& m, EventRef r, bool at_end,
                                 double data_x0, double data_y0, double scroll_y, bool* ok) const {
   *ok = false;
   if (!r.valid() || r.track >= trace_.tracks.size()) return {};
@@ -475,15 +475,15 @@ QPointF TimelinePainter::anchor(const TrackLayout& layout, const TimelineMapping
   if (r.index >= tr.slices.size()) return {};
   const int ri = layout.row_of_track(static_cast<int32_t>(r.track));
   if (ri < 0) return {};
-  const TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
-  const int sub = std::min(slice_sub_row(trace_, tr, r.index), row.sub_rows - 1);
+  const models::TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
+  const int sub = std::min(models::slice_sub_row(trace_, tr, r.index), row.sub_rows - 1);
   const double sub_h = row.height / row.sub_rows;
   const TimeNs t = tr.slices.start[r.index] + (at_end ? tr.slices.dur[r.index] : 0);
   *ok = true;
   return {data_x0 + m.x_of(t), data_y0 + row.y - scroll_y + (sub + 0.5) * sub_h};
 }
 
-void TimelinePainter::paint_flows(QPainter& p, const TrackLayout& layout, const TimelineMapping& m, double data_x0,
+void TimelinePainter::paint_flows(QPainter& p, const models::TrackLayout& layout, const models::TimelineMapping& m, double data_x0,
                                   double data_y0, double scroll_y, const TimelineStyle& style,
                                   const TimelineDecorations& deco, PaintStats& stats) const {
   std::vector<uint32_t> flows = deco.selected_flows;
@@ -527,51 +527,45 @@ void TimelinePainter::paint_flows(QPainter& p, const TrackLayout& layout, const 
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 
-PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLayout& layout, const TimelineMapping& m,
-                                  double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco) const {
-  PaintStats stats;
-  p.save();
-  p.setFont(style.font);
-  const double lw = style.label_width;
-  const double rh = style.ruler_height;
-  const double data_x0 = area.left() + lw;
-  const double data_w = area.width() - lw;
-  const double data_y0 = area.top() + rh;
-  const QRectF data_rect(data_x0, data_y0, data_w, area.height() - rh);
-  const int lw_px = std::max(1, static_cast<int>(std::ceil(data_w)));
-  const int lh_px = std::max(1, static_cast<int>(std::ceil(area.height() - rh)));
+// Where one paint puts things: the data region (area minus the label column and the ruler) in
+// widget pixels, and the layout y at its top.
+struct TimelinePainter::Viewport {
+  QRect area;
+  double label_w = 0, ruler_h = 0;
+  double data_x0 = 0, data_y0 = 0, data_w = 0;
+  QRectF data;
+  double scroll_y = 0;
+};
+
+// Sizes the layer to the data region, clears it and points the frame at it.
+void TimelinePainter::prepare_layer(Frame& f, const Viewport& v) const {
+  const int lw_px = std::max(1, static_cast<int>(std::ceil(v.data_w)));
+  const int lh_px = std::max(1, static_cast<int>(std::ceil(v.area.height() - v.ruler_h)));
   if (layer_.size() != QSize(lw_px, lh_px)) layer_ = QImage(lw_px, lh_px, QImage::Format_RGB32);
   layer_.fill(kBackground);
   labels_.clear();
-  Frame f(m, style, deco, stats);
   f.bits = reinterpret_cast<uint32_t*>(layer_.bits());
   f.stride = layer_.bytesPerLine() / 4;
   f.w = lw_px;
   f.h = lh_px;
-  f.scroll_y = scroll_y;
+  f.scroll_y = v.scroll_y;
+}
 
-  // rows: bars, strips and header bands go into the layer
-  const auto& rows = layout.rows();
-  const double view_top = scroll_y, view_bottom = scroll_y + data_rect.height();
-  const auto first_row = std::lower_bound(rows.begin(), rows.end(), view_top,
-                                          [](const TimelineRow& r, double v) { return r.y + r.height <= v; });
-  std::vector<const TimelineRow*> visible;
-  for (auto it = first_row; it != rows.end() && it->y < view_bottom; ++it) visible.push_back(&*it);
-  QElapsedTimer clock;
-  clock.start();
-  for (const TimelineRow* row : visible) {
-    const double top = row->y - scroll_y;
-    ++stats.rows_painted;
+// Rows: bars, strips and header bands go into the layer.
+void TimelinePainter::paint_rows(Frame& f, const std::vector<const models::TimelineRow*>& visible, const QElapsedTimer& clock) const {
+  for (const models::TimelineRow* row : visible) {
+    const double top = row->y - f.scroll_y;
+    ++f.stats.rows_painted;
     switch (row->kind) {
-      case TimelineRow::Kind::kProcess: f.fill(0, f.w, top, top + row->height, kProcessHeader); break;
-      case TimelineRow::Kind::kDevice: f.fill(0, f.w, top, top + row->height, kDeviceHeader); break;
-      case TimelineRow::Kind::kSmGroup: {
+      case models::TimelineRow::Kind::kProcess: f.fill(0, f.w, top, top + row->height, kProcessHeader); break;
+      case models::TimelineRow::Kind::kDevice: f.fill(0, f.w, top, top + row->height, kDeviceHeader); break;
+      case models::TimelineRow::Kind::kSmGroup: {
         const qint64 t0 = clock.nsecsElapsed();
         paint_heat_strip(f, *row, top);
-        stats.heat_ms += static_cast<double>(clock.nsecsElapsed() - t0) / 1e6;
+        f.stats.heat_ms += static_cast<double>(clock.nsecsElapsed() - t0) / 1e6;
         break;
       }
-      case TimelineRow::Kind::kTrack: {
+      case models::TimelineRow::Kind::kTrack: {
         const Track& tr = trace_.tracks[static_cast<size_t>(row->track)];
         if (tr.slices.empty() && tr.counter.size()) paint_counter(f, *row, top);
         else paint_track(f, *row, top);
@@ -580,15 +574,12 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
     }
     f.fill(0, f.w, top + row->height - 1, top + row->height, kRowLine);
   }
-  stats.layer_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  p.drawImage(QPointF(data_x0, data_y0), layer_);
-  stats.blit_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms;
+}
 
-  // on top of the layer: counters, slice names, selection, flows, range, bookmarks
-  p.setClipRect(data_rect);
-  const QFontMetrics fm(style.font);
+// The names of the bars wide enough to hold one, collected while the rows were painted.
+void TimelinePainter::paint_slice_labels(QPainter& p, const Viewport& v, const QFontMetrics& fm, const TimelineStyle& style,
+                                         PaintStats& stats) const {
   const double ascent = fm.ascent(), descent = fm.descent();
-  const qint64 labels_t0 = clock.nsecsElapsed();
   if (elided_font_ != style.font) {
     elided_.clear();
     label_text_.clear();
@@ -597,53 +588,63 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   for (const Label& l : labels_) {
     if (l.rect.height() < fm.height() - 2) continue;
     const double x = std::max(l.rect.left(), 0.0);
-    const int width = static_cast<int>(std::min(l.rect.right(), data_w) - x) - 5;
+    const int width = static_cast<int>(std::min(l.rect.right(), v.data_w) - x) - 5;
     if (width < 12) continue;
     const QString& text = elided(l.name, width, fm);
     const int lightness = qGray(l.color);
     p.setPen(lightness > 150 ? QColor(0x10, 0x10, 0x10) : QColor(0xff, 0xff, 0xff));
-    p.drawText(QPointF(data_x0 + x + 3, data_y0 + l.rect.top() + (l.rect.height() + ascent - descent) / 2), text);
+    p.drawText(QPointF(v.data_x0 + x + 3, v.data_y0 + l.rect.top() + (l.rect.height() + ascent - descent) / 2), text);
     ++stats.labels_drawn;
   }
-  stats.labels_ms = static_cast<double>(clock.nsecsElapsed() - labels_t0) / 1e6;
-  if (deco.selected.valid() && deco.selected.track < trace_.tracks.size()) {
-    const int ri = layout.row_of_track(static_cast<int32_t>(deco.selected.track));
-    const Track& tr = trace_.tracks[deco.selected.track];
-    if (ri >= 0 && deco.selected.index < tr.slices.size()) {
-      const TimelineRow& row = rows[static_cast<size_t>(ri)];
-      const uint32_t i = deco.selected.index;
-      const int sub = std::min(slice_sub_row(trace_, tr, i), row.sub_rows - 1);
-      const auto [y0, y1] = bar_span(row, data_y0 + row.y - scroll_y, sub);
-      const double x0 = data_x0 + m.x_of(tr.slices.start[i]);
-      const double x1 = data_x0 + m.x_of(tr.slices.start[i] + tr.slices.dur[i]);
-      p.setPen(QPen(QColor(0, 0, 0), 2));
-      p.setBrush(Qt::NoBrush);
-      p.drawRect(QRectF(x0 - 1, y0 - 0.5, std::max(x1 - x0, 1.0) + 2, y1 - y0 + 1));
-    }
-  }
-  const qint64 flows_t0 = clock.nsecsElapsed();
-  paint_flows(p, layout, m, data_x0, data_y0, scroll_y, style, deco, stats);
-  stats.flows_ms = static_cast<double>(clock.nsecsElapsed() - flows_t0) / 1e6;
+}
+
+// A black frame around the selected slice.
+void TimelinePainter::paint_selection(QPainter& p, const Viewport& v, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                                      const TimelineDecorations& deco) const {
+  if (!deco.selected.valid() || deco.selected.track >= trace_.tracks.size()) return;
+  const int ri = layout.row_of_track(static_cast<int32_t>(deco.selected.track));
+  const Track& tr = trace_.tracks[deco.selected.track];
+  if (ri < 0 || deco.selected.index >= tr.slices.size()) return;
+  const models::TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
+  const uint32_t i = deco.selected.index;
+  const int sub = std::min(models::slice_sub_row(trace_, tr, i), row.sub_rows - 1);
+  const auto [y0, y1] = bar_span(row, v.data_y0 + row.y - v.scroll_y, sub);
+  const double x0 = v.data_x0 + m.x_of(tr.slices.start[i]);
+  const double x1 = v.data_x0 + m.x_of(tr.slices.start[i] + tr.slices.dur[i]);
+  p.setPen(QPen(QColor(0, 0, 0), 2));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(QRectF(x0 - 1, y0 - 0.5, std::max(x1 - x0, 1.0) + 2, y1 - y0 + 1));
+}
+
+// The selected range as a translucent band with edges, and bookmarks as dashed lines.
+void TimelinePainter::paint_range_and_bookmarks(QPainter& p, const Viewport& v, const models::TimelineMapping& m,
+                                                const TimelineDecorations& deco) const {
   if (deco.has_range) {
-    const double x0 = data_x0 + m.x_of(std::min(deco.range_start, deco.range_end));
-    const double x1 = data_x0 + m.x_of(std::max(deco.range_start, deco.range_end));
-    p.fillRect(QRectF(x0, data_y0, std::max(x1 - x0, 1.0), data_rect.height()), QColor(0x2a, 0x6c, 0xd4, 36));
+    const double x0 = v.data_x0 + m.x_of(std::min(deco.range_start, deco.range_end));
+    const double x1 = v.data_x0 + m.x_of(std::max(deco.range_start, deco.range_end));
+    p.fillRect(QRectF(x0, v.data_y0, std::max(x1 - x0, 1.0), v.data.height()), QColor(0x2a, 0x6c, 0xd4, 36));
     p.setPen(QPen(QColor(0x2a, 0x6c, 0xd4), 1));
-    p.drawLine(QPointF(x0, data_y0), QPointF(x0, data_rect.bottom()));
-    p.drawLine(QPointF(x1, data_y0), QPointF(x1, data_rect.bottom()));
+    p.drawLine(QPointF(x0, v.data_y0), QPointF(x0, v.data.bottom()));
+    p.drawLine(QPointF(x1, v.data_y0), QPointF(x1, v.data.bottom()));
   }
   for (const Bookmark& b : deco.bookmarks) {
-    const double x = data_x0 + m.x_of(b.time);
-    if (x < data_x0 || x > data_rect.right()) continue;
+    const double x = v.data_x0 + m.x_of(b.time);
+    if (x < v.data_x0 || x > v.data.right()) continue;
     p.setPen(QPen(QColor(0xc0, 0x30, 0x30), 1, Qt::DashLine));
-    p.drawLine(QPointF(x, data_y0), QPointF(x, data_rect.bottom()));
+    p.drawLine(QPointF(x, v.data_y0), QPointF(x, v.data.bottom()));
   }
-  p.setClipping(false);
+}
 
-  // label column and headers (below the last row: background)
-  p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - rh), QColor(kBackground));
+// The label column: each visible row's name (tracks with their marks, headers with their
+// collapse arrow, SM groups with the heat strip's legend); below the last row, background.
+void TimelinePainter::paint_label_column(QPainter& p, const Viewport& v, const std::vector<const models::TimelineRow*>& visible,
+                                         const QFontMetrics& fm, const TimelineStyle& style, const TimelineDecorations& deco) const {
+  const QRect& area = v.area;
+  const double lw = v.label_w, data_y0 = v.data_y0, scroll_y = v.scroll_y;
+  const double ascent = fm.ascent(), descent = fm.descent();
+  p.fillRect(QRectF(area.left(), data_y0, lw, area.height() - v.ruler_h), QColor(kBackground));
   const double label_bottom = area.bottom() + 1;
-  p.setClipRect(QRectF(area.left(), data_y0, lw, area.height() - rh));
+  p.setClipRect(QRectF(area.left(), data_y0, lw, area.height() - v.ruler_h));
   QFont bold = style.font;
   bold.setBold(true);
   const QFontMetrics bfm(bold);
@@ -654,7 +655,7 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
     if (label_text_.size() > 4096) label_text_.clear();
     return *label_text_.insert(key, (is_bold ? bfm : fm).elidedText(text, Qt::ElideRight, width));
   };
-  for (const TimelineRow* row : visible) {
+  for (const models::TimelineRow* row : visible) {
     const double top = data_y0 + row->y - scroll_y;
     const double y0 = std::max(top, data_y0);
     const double y1 = std::min(top + row->height, label_bottom);
@@ -663,7 +664,7 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
     const double tx = area.left() + 4 + row->indent * 12;
     const int tw = static_cast<int>(lw - 8 - row->indent * 12);
     const double line_h = std::min(row->height, 20.0);
-    if (row->kind == TimelineRow::Kind::kTrack) {
+    if (row->kind == models::TimelineRow::Kind::kTrack) {
       const auto mark = deco.track_marks.find(row->track);
       p.fillRect(cell, mark == deco.track_marks.end() ? QColor(0xf3, 0xf4, 0xf6) : mark->second.color.lighter(170));
       p.setPen(QColor(0x30, 0x30, 0x30));
@@ -682,17 +683,17 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
         p.drawText(QPointF(tx, top + 15 + ascent + 1), QString::fromStdString(info));
       }
     } else {
-      const QRgb band = row->kind == TimelineRow::Kind::kProcess ? kProcessHeader
-                        : row->kind == TimelineRow::Kind::kDevice ? kDeviceHeader
+      const QRgb band = row->kind == models::TimelineRow::Kind::kProcess ? kProcessHeader
+                        : row->kind == models::TimelineRow::Kind::kDevice ? kDeviceHeader
                                                                   : 0xffeef0f3;
       p.fillRect(cell, QColor(band));
       p.setPen(QColor(0x20, 0x20, 0x20));
-      const bool is_bold = row->kind != TimelineRow::Kind::kSmGroup;
+      const bool is_bold = row->kind != models::TimelineRow::Kind::kSmGroup;
       p.setFont(is_bold ? bold : style.font);
       const QString text = QString(row->collapsed ? "\u25b8 " : "\u25be ") + QString::fromStdString(row->label);
       p.drawText(QPointF(tx, top + (line_h + ascent - descent) / 2), elide(text, tw, is_bold));
       p.setFont(style.font);
-      if (row->kind == TimelineRow::Kind::kSmGroup && row->height >= 40) {
+      if (row->kind == models::TimelineRow::Kind::kSmGroup && row->height >= 40) {
         // legend: role colours of the heat strip
         double x = tx;
         const double y = top + 24;
@@ -708,12 +709,18 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   }
   p.setClipping(false);
   p.setPen(QColor(0xc8, 0xc8, 0xc8));
-  p.drawLine(QPointF(data_x0 - 0.5, area.top()), QPointF(data_x0 - 0.5, area.bottom()));
+  p.drawLine(QPointF(v.data_x0 - 0.5, area.top()), QPointF(v.data_x0 - 0.5, area.bottom()));
+}
 
-  // ruler
-  const QRectF ruler(data_x0, area.top(), data_w, rh);
+// The ruler: ticks with times, the selected range's duration, bookmark flags, the view's span.
+void TimelinePainter::paint_ruler(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const QFontMetrics& fm,
+                                  const TimelineStyle& style, const TimelineDecorations& deco) const {
+  const QRect& area = v.area;
+  const double lw = v.label_w, rh = v.ruler_h, data_x0 = v.data_x0;
+  const double ascent = fm.ascent(), descent = fm.descent();
+  const QRectF ruler(data_x0, area.top(), v.data_w, rh);
   p.fillRect(QRectF(area.left(), area.top(), area.width(), rh), QColor(0xf0, 0xf1, 0xf3));
-  const TimeNs step = tick_step(m, 90);
+  const TimeNs step = models::tick_step(m, 90);
   const TimeNs origin = style.relative_time ? index_.start() : 0;
   const TimeNs first = ((m.start() - origin) / step) * step + origin;
   p.setPen(QColor(0x50, 0x50, 0x50));
@@ -721,7 +728,7 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
     const double x = data_x0 + m.x_of(t);
     if (x < data_x0) continue;
     p.drawLine(QPointF(x, ruler.bottom() - 6), QPointF(x, ruler.bottom()));
-    const std::string text = style.relative_time ? tick_label(t, origin, step) : tick_label_absolute(t, step);
+    const std::string text = style.relative_time ? models::tick_label(t, origin, step) : models::tick_label_absolute(t, step);
     p.drawText(QPointF(x + 3, ruler.top() + (rh + ascent - descent) / 2), QString::fromStdString(text));
   }
   if (deco.has_range) {
@@ -747,13 +754,60 @@ PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const TrackLay
   const QString left = QString::fromStdString("view " + format_duration(m.duration())) +
                        (style.relative_time ? QString() : QStringLiteral("  (absolute)"));
   p.drawText(QRectF(area.left() + 4, area.top(), lw - 8, rh), Qt::AlignVCenter | Qt::AlignLeft, left);
+}
+
+PaintStats TimelinePainter::paint(QPainter& p, const QRect& area, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                                  double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco) const {
+  PaintStats stats;
+  p.save();
+  p.setFont(style.font);
+  Viewport v;
+  v.area = area;
+  v.label_w = style.label_width;
+  v.ruler_h = style.ruler_height;
+  v.data_x0 = area.left() + v.label_w;
+  v.data_w = area.width() - v.label_w;
+  v.data_y0 = area.top() + v.ruler_h;
+  v.data = QRectF(v.data_x0, v.data_y0, v.data_w, area.height() - v.ruler_h);
+  v.scroll_y = scroll_y;
+  Frame f(m, style, deco, stats);
+  prepare_layer(f, v);
+
+  const auto& rows = layout.rows();
+  const double view_top = scroll_y, view_bottom = scroll_y + v.data.height();
+  const auto first_row = std::lower_bound(rows.begin(), rows.end(), view_top,
+                                          [](const models::TimelineRow& r, double y) { return r.y + r.height <= y; });
+  std::vector<const models::TimelineRow*> visible;
+  for (auto it = first_row; it != rows.end() && it->y < view_bottom; ++it) visible.push_back(&*it);
+  QElapsedTimer clock;
+  clock.start();
+  paint_rows(f, visible, clock);
+  stats.layer_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  p.drawImage(QPointF(v.data_x0, v.data_y0), layer_);
+  stats.blit_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms;
+
+  // on top of the layer: slice names, selection, flows, range, bookmarks
+  p.setClipRect(v.data);
+  const QFontMetrics fm(style.font);
+  const qint64 labels_t0 = clock.nsecsElapsed();
+  paint_slice_labels(p, v, fm, style, stats);
+  stats.labels_ms = static_cast<double>(clock.nsecsElapsed() - labels_t0) / 1e6;
+  paint_selection(p, v, layout, m, deco);
+  const qint64 flows_t0 = clock.nsecsElapsed();
+  paint_flows(p, layout, m, v.data_x0, v.data_y0, scroll_y, style, deco, stats);
+  stats.flows_ms = static_cast<double>(clock.nsecsElapsed() - flows_t0) / 1e6;
+  paint_range_and_bookmarks(p, v, m, deco);
+  p.setClipping(false);
+
+  paint_label_column(p, v, visible, fm, style, deco);
+  paint_ruler(p, v, m, fm, style, deco);
   p.restore();
   stats.overlay_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - stats.layer_ms - stats.blit_ms;
   return stats;
 }
 
-int32_t TimelinePainter::sm_lane_at(const TimelineRow& row, double layout_y) const {
-  if (row.kind != TimelineRow::Kind::kSmGroup) return -1;
+int32_t TimelinePainter::sm_lane_at(const models::TimelineRow& row, double layout_y) const {
+  if (row.kind != models::TimelineRow::Kind::kSmGroup) return -1;
   const auto& lanes = index_.sm_lanes(row.device);
   if (lanes.empty()) return -1;
   const double h = std::max(1.0, row.height - 1);
@@ -762,21 +816,21 @@ int32_t TimelinePainter::sm_lane_at(const TimelineRow& row, double layout_y) con
   return static_cast<int32_t>(lanes[si]);
 }
 
-EventRef TimelinePainter::slice_at(const TrackLayout& layout, const TimelineMapping& m, double x, double layout_y) const {
+EventRef TimelinePainter::slice_at(const models::TrackLayout& layout, const models::TimelineMapping& m, double x, double layout_y) const {
   const int ri = layout.row_at(layout_y);
   if (ri < 0) return {};
-  const TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
+  const models::TimelineRow& row = layout.rows()[static_cast<size_t>(ri)];
   int32_t track = row.track;
   int sub = -1;  // -1: any sub-row (heat strip)
-  if (row.kind == TimelineRow::Kind::kSmGroup) track = sm_lane_at(row, layout_y);
-  else if (row.kind != TimelineRow::Kind::kTrack) return {};
+  if (row.kind == models::TimelineRow::Kind::kSmGroup) track = sm_lane_at(row, layout_y);
+  else if (row.kind != models::TimelineRow::Kind::kTrack) return {};
   else sub = static_cast<int>((layout_y - row.y) / (row.height / row.sub_rows));
   if (track < 0) return {};
   const auto t = static_cast<uint32_t>(track);
   const Track& tr = trace_.tracks[t];
   const auto& s = tr.slices;
   if (s.empty()) return {};
-  const TrackLod& lod = index_.lod(t);
+  const models::TrackLod& lod = index_.lod(t);
   const TimeNs at = m.time_at(x);
   const TimeNs slop = static_cast<TimeNs>(m.ns_per_px() * 2);  // 2 px of grace for thin slices
   EventRef best;
@@ -805,13 +859,13 @@ QImage render_timeline_image(const Trace& trace, QSize size, const TimelineStyle
   img.fill(Qt::white);
   QPainter p(&img);
   p.setRenderHint(QPainter::Antialiasing, false);
-  const TimelineIndex index(trace);
-  const TrackLayout layout(trace, LayoutOptions{});
+  const models::TimelineIndex index(trace);
+  const models::TrackLayout layout(trace, models::LayoutOptions{});
   if (end <= start) {
     start = index.start();
     end = index.end();
   }
-  const TimelineMapping m(start, end, size.width() - style.label_width);
+  const models::TimelineMapping m(start, end, size.width() - style.label_width);
   TimelinePainter(index).paint(p, QRect(QPoint(0, 0), size), layout, m, 0, style);
   return img;
 }

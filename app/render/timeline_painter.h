@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QFont>
 #include <QHash>
 #include <QImage>
@@ -17,9 +18,9 @@
 #include <map>
 #include <vector>
 
-#include "render/timeline_index.h"
-#include "render/timeline_mapping.h"
-#include "render/track_layout.h"
+#include "models/timeline_index.h"
+#include "models/timeline_mapping.h"
+#include "models/track_layout.h"
 
 namespace parascope::render {
 
@@ -74,44 +75,57 @@ struct PaintStats {
 
 class TimelinePainter {
  public:
-  explicit TimelinePainter(const TimelineIndex& index);
+  explicit TimelinePainter(const models::TimelineIndex& index);
   const Trace& trace() const { return trace_; }
-  const TimelineIndex& index() const { return index_; }
+  const models::TimelineIndex& index() const { return index_; }
   const SliceClassifier& classifier() const { return index_.classifier(); }
 
   // Paints into `area`; the data region is area minus the label column and the ruler.
   // `mapping` must have width = area.width() - label_width. `scroll_y` is the layout y at the top
   // of the data region.
-  PaintStats paint(QPainter& p, const QRect& area, const TrackLayout& layout, const TimelineMapping& mapping,
+  PaintStats paint(QPainter& p, const QRect& area, const models::TrackLayout& layout, const models::TimelineMapping& mapping,
                    double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco = {}) const;
 
   // The slice under a point of the data region (x in data pixels, y in layout coordinates); on a
   // heat strip, the SM span under it.
-  EventRef slice_at(const TrackLayout& layout, const TimelineMapping& mapping, double x, double layout_y) const;
+  EventRef slice_at(const models::TrackLayout& layout, const models::TimelineMapping& mapping, double x, double layout_y) const;
   // The SM lane track under a heat-strip point, or -1.
-  int32_t sm_lane_at(const TimelineRow& row, double layout_y) const;
+  int32_t sm_lane_at(const models::TimelineRow& row, double layout_y) const;
   QColor slice_color(uint32_t track, uint32_t index, ColorMode mode) const;
 
  private:
   struct Frame;
+  struct Viewport;
   struct Label {
     QRectF rect;
     StringId name;
     QRgb color;
   };
-  void paint_track(Frame& f, const TimelineRow& row, double top) const;
-  void walk_fine(Frame& f, const TimelineRow& row, double top, unsigned lane_mask) const;
-  void paint_coverage(Frame& f, const TimelineRow& row, double top, int sub, int level) const;
-  void paint_wide(Frame& f, const TimelineRow& row, double top, int sub, int level) const;
-  void paint_heat_strip(Frame& f, const TimelineRow& row, double top) const;
-  void paint_counter(Frame& f, const TimelineRow& row, double top) const;
-  void paint_flows(QPainter& p, const TrackLayout& layout, const TimelineMapping& m, double data_x0, double data_y0,
+  // paint()'s steps, in order
+  void prepare_layer(Frame& f, const Viewport& v) const;
+  void paint_rows(Frame& f, const std::vector<const models::TimelineRow*>& visible, const QElapsedTimer& clock) const;
+  void paint_slice_labels(QPainter& p, const Viewport& v, const QFontMetrics& fm, const TimelineStyle& style, PaintStats& stats) const;
+  void paint_selection(QPainter& p, const Viewport& v, const models::TrackLayout& layout, const models::TimelineMapping& m,
+                       const TimelineDecorations& deco) const;
+  void paint_range_and_bookmarks(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const TimelineDecorations& deco) const;
+  void paint_label_column(QPainter& p, const Viewport& v, const std::vector<const models::TimelineRow*>& visible, const QFontMetrics& fm,
+                          const TimelineStyle& style, const TimelineDecorations& deco) const;
+  void paint_ruler(QPainter& p, const Viewport& v, const models::TimelineMapping& m, const QFontMetrics& fm, const TimelineStyle& style,
+                   const TimelineDecorations& deco) const;
+  // a track row's bars
+  void paint_track(Frame& f, const models::TimelineRow& row, double top) const;
+  void walk_fine(Frame& f, const models::TimelineRow& row, double top, unsigned lane_mask) const;
+  void paint_coverage(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const;
+  void paint_wide(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const;
+  void paint_heat_strip(Frame& f, const models::TimelineRow& row, double top) const;
+  void paint_counter(Frame& f, const models::TimelineRow& row, double top) const;
+  void paint_flows(QPainter& p, const models::TrackLayout& layout, const models::TimelineMapping& m, double data_x0, double data_y0,
                    double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco, PaintStats& stats) const;
-  QPointF anchor(const TrackLayout& layout, const TimelineMapping& m, EventRef r, bool at_end, double data_x0,
+  QPointF anchor(const models::TrackLayout& layout, const models::TimelineMapping& m, EventRef r, bool at_end, double data_x0,
                  double data_y0, double scroll_y, bool* ok) const;
   const QString& elided(StringId name, int width, const QFontMetrics& fm) const;
 
-  const TimelineIndex& index_;
+  const models::TimelineIndex& index_;
   const Trace& trace_;
   mutable QImage layer_;
   mutable std::vector<Label> labels_;

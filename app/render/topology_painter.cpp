@@ -25,7 +25,7 @@ Qt::PenStyle pen_style(CounterSource s) {
 
 }  // namespace
 
-TopologyTransform fit_topology(const TopologyLayout& layout, const QRectF& area) {
+TopologyTransform fit_topology(const models::TopologyLayout& layout, const QRectF& area) {
   TopologyTransform tf;
   const QRectF inner = area.adjusted(12, 12 + kTitleH, -12, -12 - kScaleH);
   const double w = std::max(layout.width, 1.0), h = std::max(layout.height, 1.0);
@@ -47,7 +47,7 @@ QColor utilization_color(double u) {
   return u < 0.5 ? mix(g, y, u * 2) : mix(y, r, (u - 0.5) * 2);
 }
 
-void paint_topology(QPainter& p, const QRectF& area, const Topology& topo, const TopologyLayout& layout,
+void paint_topology(QPainter& p, const QRectF& area, const Topology& topo, const models::TopologyLayout& layout,
                     const std::vector<TopoLinkLoad>& loads, const QString& title, int highlight) {
   p.save();
   p.setRenderHint(QPainter::Antialiasing);
@@ -114,7 +114,7 @@ void paint_topology(QPainter& p, const QRectF& area, const Topology& topo, const
   }
   for (size_t i = 0; i < topo.nodes.size() && i < layout.nodes.size(); ++i) {
     const TopoNode& n = topo.nodes[i];
-    const LayoutRect& lr = layout.nodes[i];
+    const models::LayoutRect& lr = layout.nodes[i];
     const QRectF r(tf.map(lr.x, lr.y), QSizeF(lr.w * tf.scale, lr.h * tf.scale));
     QColor fill, border;
     switch (n.kind) {
@@ -146,7 +146,7 @@ void paint_topology(QPainter& p, const QRectF& area, const Topology& topo, const
   p.restore();
 }
 
-int topology_link_at(const TopologyLayout& layout, const TopologyTransform& tf, QPointF pos, double tol) {
+int topology_link_at(const models::TopologyLayout& layout, const TopologyTransform& tf, QPointF pos, double tol) {
   int best = -1;
   double best_d = tol;
   for (const auto& e : layout.edges) {
@@ -164,9 +164,9 @@ int topology_link_at(const TopologyLayout& layout, const TopologyTransform& tf, 
   return best;
 }
 
-int topology_node_at(const TopologyLayout& layout, const TopologyTransform& tf, QPointF pos) {
+int topology_node_at(const models::TopologyLayout& layout, const TopologyTransform& tf, QPointF pos) {
   for (size_t i = 0; i < layout.nodes.size(); ++i) {
-    const LayoutRect& lr = layout.nodes[i];
+    const models::LayoutRect& lr = layout.nodes[i];
     if (QRectF(tf.map(lr.x, lr.y), QSizeF(lr.w * tf.scale, lr.h * tf.scale)).contains(pos)) return static_cast<int>(i);
   }
   return -1;

@@ -8,7 +8,7 @@
 #include <QPainter>
 #include <QString>
 
-#include "render/topology_layout.h"
+#include "models/topology_layout.h"
 #include "trace/core/trace_machine.h"
 
 namespace parascope::render {
@@ -18,17 +18,17 @@ struct TopologyTransform {
   double scale = 1, dx = 0, dy = 0;
   QPointF map(double x, double y) const { return {dx + x * scale, dy + y * scale}; }
 };
-TopologyTransform fit_topology(const TopologyLayout& layout, const QRectF& area);
+TopologyTransform fit_topology(const models::TopologyLayout& layout, const QRectF& area);
 
 QColor utilization_color(double utilization);  // 0 green → 0.5 amber → 1 red
 
 // `loads`: one per topology link, or empty (links drawn by capacity only). `title` above, a
 // colour scale below.
-void paint_topology(QPainter& p, const QRectF& area, const Topology& topology, const TopologyLayout& layout,
+void paint_topology(QPainter& p, const QRectF& area, const Topology& topology, const models::TopologyLayout& layout,
                     const std::vector<TopoLinkLoad>& loads, const QString& title, int highlight_link = -1);
 
-int topology_link_at(const TopologyLayout& layout, const TopologyTransform& tf, QPointF pos, double tolerance_px = 5);
-int topology_node_at(const TopologyLayout& layout, const TopologyTransform& tf, QPointF pos);
+int topology_link_at(const models::TopologyLayout& layout, const TopologyTransform& tf, QPointF pos, double tolerance_px = 5);
+int topology_node_at(const models::TopologyLayout& layout, const TopologyTransform& tf, QPointF pos);
 // "gpu0 ⇄ nvswitch (NVLink, 425 GB/s per direction)" and per direction mean, peak, utilization, source.
 QString topology_link_tooltip(const Topology& topology, const std::vector<TopoLinkLoad>& loads, int link);
 QString topology_node_tooltip(const Topology& topology, int node);

@@ -12,11 +12,11 @@
 #include <cmath>
 
 #include "render/chart_view.h"
-#include "render/link_chart.h"
+#include "models/link_chart.h"
 #include "render/overlap_chart.h"
-#include "render/roofline_chart.h"
+#include "models/roofline_chart.h"
 #include "render/timeline_painter.h"
-#include "render/topology_layout.h"
+#include "models/topology_layout.h"
 #include "render/topology_painter.h"
 #include "trace/core/analysis/analysis_tables.h"
 #include "trace/core/analysis/busy_idle.h"
@@ -33,9 +33,9 @@ namespace {
 QString dur(TimeNs ns) { return qstr(format_duration(ns)); }
 
 // The timeline of [start, end) at `width`, as tall as its tracks (capped).
-Figure timeline_figure(std::shared_ptr<const render::TimelineIndex> index, QString id, QString caption, TimeNs start,
+Figure timeline_figure(std::shared_ptr<const models::TimelineIndex> index, QString id, QString caption, TimeNs start,
                        TimeNs end, int width) {
-  auto layout = std::make_shared<const render::TrackLayout>(index->trace(), render::LayoutOptions{});
+  auto layout = std::make_shared<const models::TrackLayout>(index->trace(), models::LayoutOptions{});
   const render::TimelineStyle style;
   Figure f;
   f.id = std::move(id);
@@ -45,7 +45,7 @@ Figure timeline_figure(std::shared_ptr<const render::TimelineIndex> index, QStri
   f.paint = [index, layout, start, end, style](QPainter& p, const QRectF& r) {
     p.save();
     p.setRenderHint(QPainter::Antialiasing, false);
-    const render::TimelineMapping m(start, std::max(end, start + 1), r.width() - style.label_width);
+    const models::TimelineMapping m(start, std::max(end, start + 1), r.width() - style.label_width);
     render::TimelinePainter painter(*index);
     painter.paint(p, r.toRect(), *layout, m, 0, style);
     p.restore();
@@ -53,7 +53,7 @@ Figure timeline_figure(std::shared_ptr<const render::TimelineIndex> index, QStri
   return f;
 }
 
-Figure chart_figure(QString id, QString caption, render::ChartSpec spec, QSize size) {
+Figure chart_figure(QString id, QString caption, models::ChartSpec spec, QSize size) {
   Figure f;
   f.id = std::move(id);
   f.caption = std::move(caption);
@@ -177,7 +177,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
   // timelines
   progress("timelines");
   const auto [span_start, span_end] = t.time_span();
-  auto index = std::make_shared<const render::TimelineIndex>(t);
+  auto index = std::make_shared<const models::TimelineIndex>(t);
   {
     Section& s = doc.add_section("timeline", "Timeline");
     s.text("Ranks, GPUs and streams over time, coloured by category (compute, communication, memory, sync, host); "
@@ -236,19 +236,19 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
     if (counters.empty()) {
       s.text("No link counters, peer copies or sized collectives in this trace: nothing to place on links.");
     } else {
-      render::LinkChartOptions lo;
+      models::LinkChartOptions lo;
       lo.window = window;
       lo.origin = span_start;
       lo.buckets = static_cast<size_t>(o.figure_width / 2);
       lo.title = "Link load (bytes/s per link and direction; measured solid, estimated dashed, simulated hatched)";
-      s.figure(chart_figure("link_chart", "Link utilization over the trace", render::link_chart_spec(counters, lo),
+      s.figure(chart_figure("link_chart", "Link utilization over the trace", models::link_chart_spec(counters, lo),
                             QSize(o.figure_width, 460)));
     }
     s.table(link_stats_table(counters, link_stats(counters, window)), o.top);
     const auto loads = topology_link_loads(machine, counters, window);
     if (!machine.topology.nodes.empty()) {
       auto topo = std::make_shared<const Topology>(machine.topology);
-      auto layout = std::make_shared<const render::TopologyLayout>(render::layout_topology(*topo));
+      auto layout = std::make_shared<const models::TopologyLayout>(models::layout_topology(*topo));
       auto shared_loads = std::make_shared<const std::vector<TopoLinkLoad>>(loads);
       Figure f;
       f.id = "topology";
@@ -281,7 +281,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
                .arg(roof->kernels_with_flops).arg(roof->kernels));
     if (roof->kernels_with_flops > 0)
       s.figure(chart_figure("roofline_chart", "Kernels against the compute, HBM and link ceilings",
-                            render::roofline_chart_spec(t, *roof), QSize(o.figure_width, 620)));
+                            models::roofline_chart_spec(t, *roof), QSize(o.figure_width, 620)));
     s.table(roofline_table(t, *roof), o.top);
   }
 

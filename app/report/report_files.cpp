@@ -9,7 +9,7 @@
 
 #include "report/report_html.h"
 #include "report/report_pdf.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope::report {
 

@@ -1,6 +1,6 @@
 // Writing a report to disk: the document as .html or .pdf (format from the extension), every table
 // as DIR/<id>.csv and every figure as DIR/<id>.png + DIR/<id>.svg. Every file is atomic
-// (trace/io/atomic_file.h: temp file + rename), so a failed export never leaves a half-written
+// (trace/io/common/atomic_file.h: temp file + rename), so a failed export never leaves a half-written
 // file under the user's name. Writers need a QGuiApplication (fonts): command-line callers make
 // one with offscreen_application().
 #pragma once

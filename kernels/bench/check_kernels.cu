@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "bench/collective_ops.h"
 #include "bench/commands.h"
-#include "bench/cuda_check.h"
 #include "bench/graph_floor.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
+#include "collectives/collective_ops.h"
+#include "device/cuda_check.h"
 #include "host/calibration_file.h"
 #include "host/size_spec.h"
 #include "host/targets.h"

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bench/commands.h"
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

@@ -10,10 +10,10 @@
 #include <tuple>
 
 #include "bench/commands.h"
-#include "bench/cuda_check.h"
-#include "bench/fused_ops.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
+#include "device/cuda_check.h"
+#include "fused/fused_ops.h"
 #include "host/size_spec.h"
 #include "host/targets.h"
 

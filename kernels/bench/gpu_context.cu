@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

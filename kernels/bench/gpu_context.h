@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/sync.cuh"
+#include "device/sync.cuh"
 
 namespace parascope::bench {
 

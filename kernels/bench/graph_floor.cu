@@ -1,8 +1,8 @@
 #include "bench/graph_floor.h"
 
-#include "bench/cuda_check.h"
-#include "bench/device_ptx.cuh"
 #include "bench/row_runner.h"
+#include "device/cuda_check.h"
+#include "device/device_ptx.cuh"
 #include "host/ll_protocol.h"
 
 namespace parascope::bench {

@@ -7,10 +7,10 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "bench/collective_ops.h"
 #include "bench/commands.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
+#include "collectives/collective_ops.h"
 #include "host/size_spec.h"
 
 namespace parascope::bench {

@@ -6,13 +6,13 @@
 #include <cstdio>
 
 #include "bench/commands.h"
-#include "bench/cuda_check.h"
-#include "bench/p2p.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
+#include "device/cuda_check.h"
 #include "host/calibration_file.h"
 #include "host/size_spec.h"
 #include "host/targets.h"
+#include "p2p/p2p.h"
 
 namespace parascope::bench {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bench/cuda_check.h"
+#include "device/cuda_check.h"
 #include "parascope/collector.h"
 
 namespace parascope::bench {

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <ctime>
 
-#include "bench/collectives.h"
-#include "bench/cuda_check.h"
 #include "bench/graph_floor.h"
 #include "bench/nvtx.h"
-#include "bench/p2p.h"
-#include "bench/sync_ops.h"
+#include "collectives/collectives.h"
+#include "device/cuda_check.h"
+#include "device/sync_ops.h"
 #include "host/size_spec.h"
+#include "p2p/p2p.h"
 
 namespace parascope::bench {
 

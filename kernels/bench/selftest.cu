@@ -9,14 +9,14 @@
 #include <functional>
 #include <memory>
 
-#include "bench/collective_ops.h"
 #include "bench/commands.h"
-#include "bench/cuda_check.h"
-#include "bench/fused_ops.h"
-#include "bench/p2p.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"
+#include "collectives/collective_ops.h"
+#include "device/cuda_check.h"
+#include "fused/fused_ops.h"
 #include "host/size_spec.h"
+#include "p2p/p2p.h"
 
 namespace parascope::bench {
 

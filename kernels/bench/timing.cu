@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "bench/cuda_check.h"
 #include "bench/nvtx.h"
+#include "device/cuda_check.h"
 
 namespace parascope::bench {
 

@@ -16,7 +16,7 @@
 
 #include "host/probe_chunk.h"
 #include "trace/core/error.h"
-#include "trace/io/chunk_reader.h"
+#include "trace/io/pstrace/chunk_reader.h"
 
 using namespace parascope;
 using namespace parascope::bench;

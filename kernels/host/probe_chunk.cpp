@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <set>
 
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 namespace parascope::bench {
 

@@ -1,7 +1,7 @@
 // The bench's probe records on disk: a .pstrace written through the official PstraceWriter
-// (trace/io/pstrace_writer.h) — a metadata chunk, the bench process and its GPUs (processes and
+// (trace/io/pstrace/pstrace_writer.h) — a metadata chunk, the bench process and its GPUs (processes and
 // devices chunks), then one kProbeRecords chunk per (device, probe buffer) whose payload is the
-// shared trace/io/probe_chunk.h layout (device, clock offset, correlation, launch id, kernel name,
+// shared trace/io/collector/probe_chunk.h layout (device, clock offset, correlation, launch id, kernel name,
 // overflow count, raw ProbeRecords; grammar in pstrace_format.h). Overflow is never silent: the
 // count travels with the records and the reader warns about it. Files from before this layout
 // (interim payload, "key=value" metadata) are converted by kernels/bench/upgrade_probe_trace.cpp.
@@ -14,7 +14,7 @@
 
 #include "trace/core/probe_record.h"
 #include "trace/core/trace.h"
-#include "trace/io/probe_chunk.h"
+#include "trace/io/collector/probe_chunk.h"
 
 namespace parascope::bench {
 

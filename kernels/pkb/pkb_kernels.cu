@@ -9,8 +9,8 @@
 #include <exception>
 #include <string>
 
-#include "bench/collectives.h"
-#include "bench/sync_ops.h"
+#include "collectives/collectives.h"
+#include "device/sync_ops.h"
 
 namespace {
 

@@ -54,21 +54,21 @@ TEST_CASE("The links dock charts and tabulates the collector's measured NVLink c
   CHECK(table.rows[static_cast<size_t>(tx0)][10].value == Approx(2.577e9).margin(0.0005e9));
   CHECK(table.rows[static_cast<size_t>(tx0)][1].text == "measured");
 
-  const render::ChartSpec& spec = links->chart_spec();
+  const models::ChartSpec& spec = links->chart_spec();
   REQUIRE(spec.series.size() == 9);
   size_t solid = 0, dashed = 0;
   for (const auto& s : spec.series) {
-    CHECK(s.kind == render::SeriesKind::kBand);
-    solid += s.style == render::SeriesStyle::kSolid;
-    dashed += s.style == render::SeriesStyle::kDashed;
+    CHECK(s.kind == models::SeriesKind::kBand);
+    solid += s.style == models::SeriesStyle::kSolid;
+    dashed += s.style == models::SeriesStyle::kDashed;
   }
   CHECK(solid == 4);   // measured
   CHECK(dashed == 5);  // estimated
   // the measured tx series peaks at 117.5 GB/s: its envelope's maximum is that sample
   double peak = 0;
   for (const auto& s : spec.series)
-    if (s.name == QString::fromUtf8("rank 0 GPU 0 \xE2\x86\x92 fabric (NVLink tx)"))
-      for (const QPointF& p : s.points) peak = std::max(peak, p.y());
+    if (s.name == "rank 0 GPU 0 \xE2\x86\x92 fabric (NVLink tx)")
+      for (const models::ChartPoint& p : s.points) peak = std::max(peak, p.y);
   CHECK(peak == Approx(117.5).margin(0.05));
 
   SECTION("selecting a row charts only that link") {
@@ -78,7 +78,7 @@ TEST_CASE("The links dock charts and tabulates the collector's measured NVLink c
                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     links->wait();
     REQUIRE(links->chart_spec().series.size() == 1);
-    CHECK(links->chart_spec().series[0].name.toStdString() == table.rows[static_cast<size_t>(tx0)][0].text);
+    CHECK(links->chart_spec().series[0].name == table.rows[static_cast<size_t>(tx0)][0].text);
   }
   SECTION("following the timeline: zooming narrows the window and the statistics") {
     links->set_scope(gui::LinkView::Scope::kView);

@@ -283,7 +283,7 @@ TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][
   so.steps = 1;
   gui::LoadedTrace lt;
   lt.trace = std::make_shared<const Trace>(bench::make_synthetic_trace(so));
-  lt.index = std::make_shared<const render::TimelineIndex>(*lt.trace);
+  lt.index = std::make_shared<const models::TimelineIndex>(*lt.trace);
   lt.stats = std::make_shared<const KernelStats>(kernel_stats(*lt.trace));
   gui::MainWindow w;
   w.set_interactive(false);
@@ -338,7 +338,7 @@ TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][
   }
   SECTION("the SM lanes fold into a heat strip; clicking its label expands them") {
     const auto& rows = w.timeline()->layout().rows();
-    const auto strip = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.kind == render::TimelineRow::Kind::kSmGroup; });
+    const auto strip = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.kind == models::TimelineRow::Kind::kSmGroup; });
     REQUIRE(strip != rows.end());
     const int32_t dev = strip->device;
     const size_t before = rows.size();

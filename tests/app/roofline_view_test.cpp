@@ -39,8 +39,8 @@ TEST_CASE("The roofline dock places the TP capture's GEMMs and selects a kernel 
   const auto& spec = v->chart_spec();
   REQUIRE(spec.series.size() == 5);
   CHECK(spec.x.log);
-  CHECK(spec.series[2].kind == render::SeriesKind::kScatter);
-  CHECK(spec.series[2].points[0].x() == Approx(2048));
+  CHECK(spec.series[2].kind == models::SeriesKind::kScatter);
+  CHECK(spec.series[2].points[0].x == Approx(2048));
 
   SECTION("clicking the biggest GEMM's point selects its first instance") {
     QSignalSpy activated(v, &gui::RooflineView::kernel_activated);

@@ -80,7 +80,7 @@ TEST_CASE("A screenshot of the window shows each sample track in its category co
   // the label column has the two rank headers' band colour at the rows the layout puts them
   int rank_rows = 0;
   for (const auto& r : rows)
-    if (r.kind == render::TimelineRow::Kind::kProcess && r.y - scroll + 26 + 10 < view->viewport()->height()) {
+    if (r.kind == models::TimelineRow::Kind::kProcess && r.y - scroll + 26 + 10 < view->viewport()->height()) {
       ++rank_rows;
       REQUIRE(img.pixel(origin.x() + 3, origin.y() + 26 + static_cast<int>(r.y) - scroll + 3) == 0xffdde3ea);
     }

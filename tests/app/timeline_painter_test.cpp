@@ -8,6 +8,7 @@
 #include "trace/core/trace_builder.h"
 
 using namespace parascope;
+using namespace parascope::models;
 using namespace parascope::render;
 
 namespace {

@@ -18,7 +18,7 @@
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
 #include "gui/whatif_view.h"
-#include "render/sweep_chart.h"
+#include "models/sweep_chart.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
@@ -122,16 +122,16 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     REQUIRE(t.rows.size() == 6);
     CHECK(t.columns[0].title == "channels");
     for (size_t i = 1; i < t.rows.size(); ++i) CHECK(t.rows[i - 1][2].value <= t.rows[i][2].value);
-    const render::ChartSpec& spec = v->sweep_chart();
+    const models::ChartSpec& spec = v->sweep_chart();
     REQUIRE(spec.series.size() == 3);
-    CHECK(spec.x.categories.isEmpty());
+    CHECK(spec.x.categories.empty());
     CHECK(spec.series[0].name == "comm_stream=side");
     REQUIRE(spec.series[0].points.size() == 3);
-    CHECK(spec.series[0].points[0].x() == 2);
-    CHECK(spec.series[0].points[2].x() == 8);
-    CHECK(spec.series[2].style == render::SeriesStyle::kDashed);
+    CHECK(spec.series[0].points[0].x == 2);
+    CHECK(spec.series[0].points[2].x == 8);
+    CHECK(spec.series[2].style == models::SeriesStyle::kDashed);
     // fewer channels, slower step (serial collectives)
-    CHECK(spec.series[1].points[0].y() > spec.series[1].points[2].y());
+    CHECK(spec.series[1].points[0].y > spec.series[1].points[2].y);
   }
   SECTION("Cancel stops a long sweep part-way") {
     QString values;
@@ -175,16 +175,16 @@ TEST_CASE("A sweep over sizes and an enum charts sizes in order and enums as cat
   in.graph = &g;
   in.topology = h200x2();
   const auto rows = whatif::run_sweep(in, whatif::sweep_grid({"chunk_bytes=4MiB,256KiB,1MiB"}), 1);
-  const render::ChartSpec sizes = render::sweep_chart_spec(whatif::sweep_table(rows));
+  const models::ChartSpec sizes = models::sweep_chart_spec(whatif::sweep_table(rows));
   REQUIRE(sizes.series.size() == 1);
-  CHECK(sizes.x.categories == QStringList({"256KiB", "1MiB", "4MiB"}));  // by size, not by text or by step time
+  CHECK(sizes.x.categories == std::vector<std::string>{"256KiB", "1MiB", "4MiB"});  // by size, not by text or by step time
   REQUIRE(sizes.series[0].points.size() == 3);
-  for (int i = 0; i < 3; ++i) CHECK(sizes.series[0].points[static_cast<size_t>(i)].x() == i);
+  for (int i = 0; i < 3; ++i) CHECK(sizes.series[0].points[static_cast<size_t>(i)].x == i);
   const auto enum_rows = whatif::run_sweep(in, whatif::sweep_grid({"comm_stream=trace,side,serial", "channels=4,16"}), 1);
-  const render::ChartSpec e = render::sweep_chart_spec(whatif::sweep_table(enum_rows), 1e6);
-  CHECK(e.x.categories == QStringList({"serial", "side", "trace"}));
+  const models::ChartSpec e = models::sweep_chart_spec(whatif::sweep_table(enum_rows), 1e6);
+  CHECK(e.x.categories == std::vector<std::string>{"serial", "side", "trace"});
   REQUIRE(e.series.size() == 3);  // channels=16, channels=4, the replay
   CHECK(e.series[0].name == "channels=16");
   CHECK(e.series[1].name == "channels=4");
-  CHECK(e.series[2].points.front().y() == 1.0);  // the reference, in ms
+  CHECK(e.series[2].points.front().y == 1.0);  // the reference, in ms
 }

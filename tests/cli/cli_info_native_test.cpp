@@ -7,10 +7,10 @@
 #include "skip.h"
 #include "test_paths.h"
 #include "trace/core/json.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/crc32c.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/crc32c.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

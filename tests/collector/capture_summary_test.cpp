@@ -5,8 +5,8 @@
 #include "test_paths.h"
 #include "trace/collector/capture_summary.h"
 #include "trace/collector/capture_writer.h"
-#include "trace/io/collector_records.h"
-#include "trace/io/nccl_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
 
 using namespace parascope;
 using namespace parascope::collector;

@@ -17,8 +17,8 @@
 #include "trace/collector/capture_writer.h"
 #include "trace/collector/chunk_payloads.h"
 #include "trace/collector/crash_guard.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/pstrace/chunk_reader.h"
 
 using namespace parascope;
 using namespace parascope::collector;

@@ -11,7 +11,7 @@
 
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/kineto_importer.h"
+#include "trace/io/json/kineto_importer.h"
 
 namespace {
 

@@ -30,7 +30,7 @@
 #include "fuzz_trace_check.h"
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/nsys_sqlite_reader.h"
+#include "trace/io/nsys/nsys_sqlite_reader.h"
 
 namespace {
 

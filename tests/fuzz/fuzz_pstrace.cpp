@@ -20,9 +20,9 @@
 
 #include "fuzz_trace_check.h"
 #include "trace/core/error.h"
-#include "trace/io/crc32c.h"
-#include "trace/io/pstrace_format.h"
-#include "trace/io/pstrace_reader.h"
+#include "trace/io/pstrace/crc32c.h"
+#include "trace/io/pstrace/pstrace_format.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 
 namespace {
 

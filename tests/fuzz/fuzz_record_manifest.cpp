@@ -1,4 +1,4 @@
-// libFuzzer target for the `record` directory's manifest.json (trace/io/record_manifest.h) and the
+// libFuzzer target for the `record` directory's manifest.json (trace/io/collector/record_manifest.h) and the
 // directory loader behind it (load_trace on a directory: listed, missing, unlisted and other runs'
 // files, exit status and end-reason warnings, identities handed to the native reader). Each input
 // is a manifest: parsed with record_manifest_from_json (a manifest Parascope writes back with
@@ -19,8 +19,8 @@
 #include "fuzz_trace_check.h"
 #include "trace/core/error.h"
 #include "trace/core/json.h"
+#include "trace/io/collector/record_manifest.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/record_manifest.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "trace/core/error.h"
-#include "trace/io/chrome_json_parser.h"
+#include "trace/io/json/chrome_json_parser.h"
 
 using namespace parascope;
 

@@ -5,10 +5,10 @@
 
 #include "test_paths.h"
 #include "trace/core/error.h"
-#include "trace/io/byte_io.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/chunk_writer.h"
-#include "trace/io/crc32c.h"
+#include "trace/io/common/byte_io.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/chunk_writer.h"
+#include "trace/io/pstrace/crc32c.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

@@ -17,12 +17,12 @@
 #include "trace/core/classify.h"
 #include "trace/core/json.h"
 #include "trace/core/summary.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
+#include "trace/io/collector/probe_chunk.h"
+#include "trace/io/collector/record_manifest.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/nccl_records.h"
-#include "trace/io/probe_chunk.h"
-#include "trace/io/record_manifest.h"
+#include "trace/io/pstrace/chunk_reader.h"
 
 using namespace parascope;
 

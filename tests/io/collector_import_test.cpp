@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "test_paths.h"
-#include "trace/core/summary.h"
 #include "trace/core/error.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/chunk_writer.h"
-#include "trace/io/crc32c.h"
-#include "trace/io/collector_records.h"
-#include "trace/io/nccl_records.h"
-#include "trace/io/pstrace_reader.h"
+#include "trace/core/summary.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/chunk_writer.h"
+#include "trace/io/pstrace/crc32c.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 
 using namespace parascope;
 using namespace parascope::collector;

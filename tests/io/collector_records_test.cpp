@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "trace/core/error.h"
-#include "trace/io/collector_records.h"
-#include "trace/io/nccl_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
 
 using namespace parascope;
 using namespace parascope::collector;

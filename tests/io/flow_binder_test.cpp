@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "import_text.h"
-#include "trace/io/flow_binder.h"
+#include "trace/io/json/flow_binder.h"
 
 using namespace parascope;
 using test::flow_names;

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "trace/core/trace_builder.h"
-#include "trace/io/byte_source.h"
-#include "trace/io/kineto_importer.h"
+#include "trace/io/json/byte_source.h"
+#include "trace/io/json/kineto_importer.h"
 
 namespace parascope::test {
 

@@ -20,13 +20,13 @@
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/chunk_prefetcher.h"
-#include "trace/io/chunk_reader.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/page_prefaulter.h"
-#include "trace/io/pstrace_format.h"
-#include "trace/io/pstrace_reader.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/chunk_prefetcher.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/page_prefaulter.h"
+#include "trace/io/pstrace/pstrace_format.h"
+#include "trace/io/pstrace/pstrace_reader.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include "trace/core/error.h"
 #include "trace/core/summary.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/nsys_sqlite_reader.h"
+#include "trace/io/nsys/nsys_sqlite_reader.h"
 
 #include <sqlite3.h>
 

@@ -8,15 +8,15 @@
 #include "io/trace_compare.h"
 #include "test_paths.h"
 #include "trace/core/error.h"
-#include "trace/core/summary.h"
-#include "trace/io/byte_io.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/chunk_writer.h"
-#include "trace/io/crc32c.h"
 #include "trace/core/probe_record.h"
+#include "trace/core/summary.h"
+#include "trace/io/common/byte_io.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_reader.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/chunk_writer.h"
+#include "trace/io/pstrace/crc32c.h"
+#include "trace/io/pstrace/pstrace_reader.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

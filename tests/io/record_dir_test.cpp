@@ -8,11 +8,11 @@
 #include "trace/core/error.h"
 #include "trace/core/probe_record.h"
 #include "trace/core/summary.h"
-#include "trace/io/chunk_writer.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/record_manifest.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_reader.h"
-#include "trace/io/record_manifest.h"
+#include "trace/io/pstrace/chunk_writer.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

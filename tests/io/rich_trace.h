@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "trace/core/trace_builder.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 namespace parascope::test {
 

@@ -15,7 +15,7 @@
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/core/summary.h"
-#include "trace/io/pstrace_reader.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/core/json.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/pstrace_reader.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 
 using namespace parascope;
 using namespace parascope::bench;

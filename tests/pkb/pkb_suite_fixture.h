@@ -9,7 +9,7 @@
 
 #include "pkb/suite/suite_folder.h"
 #include "pkb_loop_trace.h"
-#include "trace/io/trace_writer.h"  // not pstrace_writer.h: its emit() clashes with Qt's macro in GUI tests
+#include "trace/io/export/trace_writer.h"  // not pstrace_writer.h: its emit() clashes with Qt's macro in GUI tests
 
 namespace parascope::test {
 

@@ -16,8 +16,8 @@
 #include "cli/run_command.h"
 #include "test_paths.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/pstrace_writer.h"
-#include "trace/io/record_manifest.h"
+#include "trace/io/collector/record_manifest.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

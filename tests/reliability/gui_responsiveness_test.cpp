@@ -6,7 +6,7 @@
 // worker returned) is measured. The same two checks while the What-if dock sweeps a real TP
 // capture. Times are printed (WARN) for docs/reliability.md.
 // trace/io first: pstrace_writer.h has a member named emit(), which Qt's `emit` macro would eat
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

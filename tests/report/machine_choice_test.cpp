@@ -5,7 +5,7 @@
 // machine is chosen: a preset with the traced GPU model, the trace's own topology, and a model no
 // preset has (before, the CLI and the report fell back to a preset while the dock gave up).
 // trace/io first: pstrace_writer.h names a member `emit`, which Qt's headers make a keyword
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 #include <catch2/catch.hpp>
 

@@ -321,7 +321,7 @@ TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve a
 }
 
 TEST_CASE("Direct kernels: the reduce-scatter pull reads its own input beside the peers', the push reduces after", "[sim][accuracy]") {
-  // kernels/bench/collectives.cu: rs_pull_kernel keeps every rank's loads of a vector in flight at once
+  // kernels/collectives/collectives.cu: rs_pull_kernel keeps every rank's loads of a vector in flight at once
   // (the local one is an HBM read beside the NVLink reads), so its reduction costs no SM time of its
   // own; the push kernel reduces in a pass after its barrier. A slower local copy rate (the SMs'
   // reduce pass) must leave the pull's time alone and slow the push.

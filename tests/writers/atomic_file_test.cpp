@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "test_paths.h"
 #include "cli/run_command.h"
+#include "test_paths.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/atomic_file.h"
-#include "trace/io/trace_writer.h"
+#include "trace/io/common/atomic_file.h"
+#include "trace/io/export/trace_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 
 #include "test_paths.h"
 #include "trace/core/summary.h"
-#include "trace/io/chrome_json_writer.h"
+#include "trace/io/json/chrome_json_writer.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;

@@ -4,7 +4,7 @@
 
 #include "cli/run_command.h"
 #include "test_paths.h"
-#include "trace/io/csv_writer.h"
+#include "trace/io/export/csv_writer.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;

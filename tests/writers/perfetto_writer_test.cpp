@@ -8,7 +8,7 @@
 #include "skip.h"
 #include "test_paths.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/perfetto_writer.h"
+#include "trace/io/export/perfetto_writer.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trace/io/proto_encoder.h"
+#include "trace/io/export/proto_encoder.h"
 
 using namespace parascope;
 

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "test_paths.h"
+#include "trace/io/export/sqlite_writer.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/sqlite_writer.h"
 
 #if PARASCOPE_HAVE_SQLITE
 #include <sqlite3.h>

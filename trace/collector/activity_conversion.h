@@ -1,5 +1,5 @@
 // Turns CUPTI activity records (the struct versions in cupti_records.h) into the collector's
-// flattened records (trace/io/collector_records.h). Pure functions of the record bytes, so tests
+// flattened records (trace/io/collector/collector_records.h). Pure functions of the record bytes, so tests
 // build records in memory and check every field without a GPU or libcupti. Records CUPTI left
 // incomplete (forced flush while a kernel ran: start or end 0) are counted, not written.
 #pragma once
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
 
 namespace parascope::collector {
 

@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "trace/io/chunk_reader.h"
-#include "trace/io/collector_records.h"
-#include "trace/io/nccl_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
+#include "trace/io/pstrace/chunk_reader.h"
 
 namespace parascope::collector {
 

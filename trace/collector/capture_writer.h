@@ -29,8 +29,8 @@
 
 #include <sys/types.h>
 
-#include "trace/io/byte_io.h"
-#include "trace/io/chunk_writer.h"
+#include "trace/io/common/byte_io.h"
+#include "trace/io/pstrace/chunk_writer.h"
 
 namespace parascope::collector {
 

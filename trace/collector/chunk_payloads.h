@@ -1,9 +1,9 @@
 // Encoders (and the decoders `record` and the dump tool need) for the three .pstrace chunk payloads
 // the collector writes besides its own record chunks, following the payload layouts documented in
-// trace/io/pstrace_format.h (trace-io branch, 1.0):
+// trace/io/pstrace/pstrace_format.h (trace-io branch, 1.0):
 //   metadata      : local strings (v n, n × (v len, bytes); index 0 is ""), v n, n × (s key, s value)
 //   warnings      : (v len, bytes) repeated to the end of the payload
-//   probe_records : trace/io/probe_chunk.h (shared with parascope-bench and the reader)
+//   probe_records : trace/io/collector/probe_chunk.h (shared with parascope-bench and the reader)
 // The collector writes metadata at start and again at the end (key "final" = "1"); a reader takes
 // the last value of each key. CUDA-free.
 #pragma once
@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "trace/io/byte_io.h"
-#include "trace/io/probe_chunk.h"
+#include "trace/io/collector/probe_chunk.h"
+#include "trace/io/common/byte_io.h"
 
 namespace parascope::collector {
 
@@ -28,7 +28,7 @@ std::string metadata_value(const Metadata& kv, const std::string& key);
 std::vector<uint8_t> encode_warnings(const std::vector<std::string>& warnings);
 std::vector<std::string> decode_warnings(ByteReader& r);
 
-// The probe payload codec lives in trace/io/probe_chunk.h.
+// The probe payload codec lives in trace/io/collector/probe_chunk.h.
 using parascope::ProbeChunk;
 using parascope::decode_probe_chunk;
 using parascope::encode_probe_chunk;

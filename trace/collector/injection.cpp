@@ -15,8 +15,8 @@
 #include <string>
 
 #include "trace/collector/cupti_records.h"
-#include "trace/io/chunk_writer.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/pstrace/chunk_writer.h"
 
 namespace {
 

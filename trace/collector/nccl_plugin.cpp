@@ -12,7 +12,7 @@
 #include "trace/collector/collector.h"
 #include "trace/collector/driver_api.h"
 #include "trace/collector/nccl_profiler_abi.h"
-#include "trace/io/nccl_records.h"
+#include "trace/io/collector/nccl_records.h"
 
 namespace parascope::collector {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "trace/collector/cupti_api.h"
-#include "trace/io/collector_records.h"
+#include "trace/io/collector/collector_records.h"
 
 namespace parascope::collector {
 

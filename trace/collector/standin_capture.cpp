@@ -2,7 +2,7 @@
 
 #include <span>
 
-#include "trace/io/chunk_writer.h"
+#include "trace/io/pstrace/chunk_writer.h"
 
 namespace parascope::collector {
 

@@ -157,7 +157,7 @@ class ArgStore {
   size_t value_count() const { return values_.size(); }  // stored per-set values (8 bytes each)
   // Memory reserved (reserve_sets, append_begin's growth) that nothing has written yet, as
   // (address, bytes) for the values, the set offsets and the set shapes: a reader may map it
-  // ahead of its writes (trace/io/page_prefaulter.h). Valid until the next call that adds.
+  // ahead of its writes (trace/io/pstrace/page_prefaulter.h). Valid until the next call that adds.
   struct Unwritten {
     const void* at;
     size_t bytes;

@@ -10,11 +10,12 @@
 
 #include "trace/core/error.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/pstrace_reader.h"
-#include "trace/io/record_manifest.h"
+#include "trace/io/collector/record_manifest.h"
+#include "trace/io/json/kineto_importer.h"
+#include "trace/io/pstrace/chunk_reader.h"
+#include "trace/io/pstrace/pstrace_reader.h"
 #ifdef PARASCOPE_HAVE_SQLITE
-#include "trace/io/nsys_sqlite_reader.h"
+#include "trace/io/nsys/nsys_sqlite_reader.h"
 #endif
 
 namespace parascope {

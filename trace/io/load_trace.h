@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "trace/core/trace.h"
-#include "trace/io/kineto_importer.h"
+#include "trace/io/common/file_import.h"
 
 namespace parascope {
 

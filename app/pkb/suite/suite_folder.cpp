@@ -5,7 +5,7 @@
 
 #include "trace/core/error.h"
 #include "trace/core/json.h"
-#include "trace/io/atomic_file.h"
+#include "trace/io/common/atomic_file.h"
 
 namespace parascope::pkb {
 

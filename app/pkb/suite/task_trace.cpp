@@ -5,7 +5,7 @@
 #include "pkb/task/task_window.h"
 #include "trace/core/trace_cut.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 namespace parascope::pkb {
 

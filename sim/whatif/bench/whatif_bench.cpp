@@ -18,7 +18,7 @@
 #include "sim/whatif/sweep.h"
 #include "trace/core/json.h"
 #include "trace/core/trace_builder.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 #ifndef PARASCOPE_RESOURCE_DIR
 #define PARASCOPE_RESOURCE_DIR "resources"

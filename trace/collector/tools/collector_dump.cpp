@@ -13,9 +13,9 @@
 #include "trace/collector/capture_summary.h"
 #include "trace/core/error.h"
 #include "trace/core/json.h"
-#include "trace/io/chunk_reader.h"
-#include "trace/io/collector_records.h"
-#include "trace/io/nccl_records.h"
+#include "trace/io/collector/collector_records.h"
+#include "trace/io/collector/nccl_records.h"
+#include "trace/io/pstrace/chunk_reader.h"
 
 using namespace parascope;
 using namespace parascope::collector;

@@ -26,8 +26,8 @@
 
 #include "trace/core/json.h"
 #include "trace/core/summary.h"
-#include "trace/io/byte_source.h"
-#include "trace/io/chrome_json_parser.h"
+#include "trace/io/json/byte_source.h"
+#include "trace/io/json/chrome_json_parser.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;

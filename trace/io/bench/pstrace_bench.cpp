@@ -24,8 +24,8 @@
 
 #include "trace/core/json.h"
 #include "trace/io/load_trace.h"
-#include "trace/io/pstrace_reader.h"
-#include "trace/io/pstrace_writer.h"
+#include "trace/io/pstrace/pstrace_reader.h"
+#include "trace/io/pstrace/pstrace_writer.h"
 
 namespace fs = std::filesystem;
 using namespace parascope;
