@@ -1,5 +1,5 @@
 /* The C interface of libparascope_pkb_kernels.so: Parascope's collective kernels
- * (kernels/bench/collectives.h) for programs where each rank is its own process and peer memory
+ * (kernels/collectives/collectives.h) for programs where each rank is its own process and peer memory
  * comes from elsewhere, such as ParallelKernelBench's "cuda" backend (torch symmetric memory gives
  * every rank's device address of a buffer). Each call enqueues the calling rank's kernel on
  * `stream`; every rank calls the same function with the same sizes, in the same order. Pointer

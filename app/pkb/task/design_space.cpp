@@ -107,7 +107,7 @@ DesignSpace explore_designs(const TaskOps& ops, double reference_s, double host_
     const std::vector<std::string> algos = u.op == CollectiveOp::kAllReduce ? std::vector<std::string>{"one_shot", "two_shot"}
                                                                            : std::vector<std::string>{"one_shot"};
     // the direct kernels move one message per block (no chunks: the simulator's direct model and
-    // kernels/bench/collectives.cu alike); their choices are the mechanism and the SMs
+    // kernels/collectives/collectives.cu alike); their choices are the mechanism and the SMs
     for (const std::string& algo : algos)
       for (const char* mech : {"ce", "tma", "ldst", "ldst_pull", "tma_pull"}) {
         const bool ce = std::string(mech) == "ce";
