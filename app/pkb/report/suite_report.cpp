@@ -8,7 +8,7 @@
 #include "pkb/suite/task_trace.h"
 #include "pkb/task/sim_adapter.h"
 #include "trace/core/error.h"
-#include "trace/core/trace_machine.h"
+#include "trace/core/machine_choice.h"
 #include "trace/io/load_trace.h"
 
 namespace parascope::pkb {
@@ -17,13 +17,13 @@ namespace fs = std::filesystem;
 
 Topology report_machine(const std::string& choice, const std::string& preset_dir, const std::string& sample_trace) {
   if (choice != "auto") return load_machine(choice, preset_dir);
-  std::vector<Topology> candidates;
-  for (const std::string& n : machine_presets(preset_dir)) candidates.push_back(load_machine(n, preset_dir));
   if (!sample_trace.empty()) {
-    try {
+    try {  // the machine every verb would choose for this trace (trace/core/machine_choice.h)
       const Trace t = load_trace({sample_trace});
-      const int best = best_matching_topology(t, candidates);
-      if (best >= 0) return candidates[static_cast<size_t>(best)];
+      MachineRequest request;
+      request.simulate = true;
+      const MachineChoice c = choose_machine(t, load_presets(preset_dir), request);
+      if (!c.topology.nodes.empty()) return c.topology;
     } catch (const std::exception&) {
     }
   }

@@ -2,6 +2,7 @@
 
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
+#include "trace/core/topology_presets.h"
 
 namespace parascope::pkb {
 
@@ -28,9 +29,9 @@ SimAnswer simulate_step(const Topology& machine, const SimRequest& r) {
 }
 
 Topology load_machine(const std::string& name_or_path, const std::string& preset_dir) {
-  return sim::find_topology(name_or_path, preset_dir);
+  return find_topology(name_or_path, preset_dir);
 }
 
-std::vector<std::string> machine_presets(const std::string& preset_dir) { return sim::preset_names(preset_dir); }
+std::vector<std::string> machine_presets(const std::string& preset_dir) { return preset_names(preset_dir); }
 
 }  // namespace parascope::pkb
