@@ -8,6 +8,7 @@
 #include "sim/knobs.h"
 #include "sim/platform.h"
 #include "sim/whatif/machine.h"
+#include "sim/whatif/step_exposure.h"
 #include "sim/whatif/transforms.h"
 #include "trace/core/analysis/exposed_communication.h"
 
@@ -207,6 +208,8 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   const auto traced_processes = static_cast<uint32_t>(std::max<size_t>(1, in.graph->processes.size()));
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_max;      // step -> (measured, replay) max over processes
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_gpu_max;
+  std::map<int32_t, TimeNs> step_exposed_max;
+  const StepExposure exposure(g, r);
   for (size_t s = 0; s < g.steps.size(); ++s) {
     for (const StepRange& range : g.steps[s].ranges) {
       auto it = by_step.find({static_cast<int32_t>(s), range.process});
@@ -227,6 +230,9 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       const TimeNs rs = range.start + (r.start[first] - g.nodes[first].start);
       const TimeNs re = range.end + (r.end[last] - (g.nodes[last].start + g.nodes[last].dur));
       st.replay_ns = std::max<TimeNs>(0, re - rs);
+      st.exposed_ns = exposure.exposed(range.process, rs, re);
+      auto& ex = step_exposed_max[static_cast<int32_t>(s)];
+      ex = std::max(ex, st.exposed_ns);
       if (!sn.gpu.empty()) {
         TimeNs r0 = INT64_MAX, r1 = INT64_MIN;
         for (uint32_t n : sn.gpu) {
@@ -255,7 +261,9 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
       sum.measured_gpu_step_ns += static_cast<double>(v.first);
       sum.gpu_step_ns += static_cast<double>(v.second);
     }
+    for (const auto& [s, v] : step_exposed_max) sum.step_exposed_ns += static_cast<double>(v);
     const auto k = static_cast<double>(step_max.size());
+    sum.step_exposed_ns /= k;
     sum.measured_step_ns /= k;
     sum.step_ns /= k;
     sum.measured_gpu_step_ns /= k;
