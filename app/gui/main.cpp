@@ -5,6 +5,7 @@
 //   --find NAME        with --screenshot: select the first slice whose name contains NAME first
 //   --show DOCK        with --screenshot: raise that dock first (links, topology, roofline, ...)
 //   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction first
+//   --machine NAME     with --show whatif: predict on that preset (alone: the plain replay there)
 //   --compare TRACE    with --show diff: diff INPUT against TRACE first
 //   --dock-size PX     with --show: that dock's height (bottom) or width (side)
 #include <QApplication>
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   cli.addOption({"show", "With --screenshot: raise the dock <name> (links, topology, roofline, diff, whatif).", "name"});
   cli.addOption({"dock-size", "With --show: the dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
   cli.addOption({"whatif", "With --screenshot --show whatif: set these knobs (\"k=v k=v\") and run the prediction first.", "knobs"});
+  cli.addOption({"machine", "With --whatif: predict on the topology preset <name> (hgx_h200x8, ...).", "name"});
   cli.addOption({"compare", "With --screenshot --show diff: compare INPUT with <trace> (a file or directory) first.", "trace"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
   cli.process(app);
@@ -92,9 +94,14 @@ int main(int argc, char** argv) {
         window.overlap()->wait();
       }
       if (cli.isSet("show")) window.raise_dock(cli.value("show"), cli.isSet("dock-size") ? cli.value("dock-size").toInt() : 0);
-      if (cli.isSet("whatif")) {  // the knobs, then one run, as a user would in the dock
+      if (cli.isSet("whatif") || cli.isSet("machine")) {  // the machine and knobs, then one run, as a user would
         parascope::gui::WhatIfView* v = window.whatif();
         v->wait();
+        if (cli.isSet("machine") && !v->set_machine(cli.value("machine"))) {
+          std::fprintf(stderr, "parascope: --machine: no preset %s\n", qPrintable(cli.value("machine")));
+          QApplication::exit(2);
+          return;
+        }
         for (const QString& kv : cli.value("whatif").split(' ', Qt::SkipEmptyParts)) {
           const qsizetype eq = kv.indexOf('=');
           if (eq <= 0 || !v->set_knob(kv.left(eq), kv.mid(eq + 1))) {

@@ -345,6 +345,13 @@ void WhatIfView::set_sweep_spec(const QString& spec) { sweep_spec_->setText(spec
 
 QString WhatIfView::machine() const { return machine_->currentText(); }
 
+bool WhatIfView::set_machine(const QString& preset) {
+  const int i = machine_->findData(preset);
+  if (i < 0) return false;
+  machine_->setCurrentIndex(i);
+  return true;
+}
+
 bool WhatIfView::topology(Topology& out, QString& why) const {
   const QString chosen = machine_->currentData().toString();
   const auto& presets = topology_presets();
