@@ -85,14 +85,21 @@ TEST_CASE("replay: a communication node outside every group runs alone for its m
 
 TEST_CASE("step exposure: a rank's communication not under its compute, clipped to the step", "[whatif][replay]") {
   GraphFixture f(2);
-  const uint32_t s0 = f.stream(0, 7), c0 = f.stream(0, 8), s1 = f.stream(1, 7);
-  f.node(s0, NodeType::kCompute, "gemm", 0, 50);
-  f.node(s0, NodeType::kCompute, "gemm", 80, 10);
+  // the two gemms on streams of their own: a second node of one lane with no launch edge would
+  // start as soon as the first ends (50, not 80)
+  const uint32_t s0 = f.stream(0, 7), s0b = f.stream(0, 9), c0 = f.stream(0, 8), s1 = f.stream(1, 7);
+  const uint32_t g0 = f.node(s0, NodeType::kCompute, "gemm", 0, 50);
+  const uint32_t g1 = f.node(s0b, NodeType::kCompute, "gemm", 80, 10);
   const uint32_t a0 = f.node(c0, NodeType::kCollective, "allreduce", 40, 60);
   const uint32_t a1 = f.node(s1, NodeType::kCollective, "allreduce", 40, 60);
   f.group(CollectiveOp::kAllReduce, 60'000, {a0, a1});
   const ReplayResult r = replay(f.g, f.work_by_bytes(0), ReplayConfig{});
-  REQUIRE(us(r.end[a0]) == 100);  // nothing moves: 40..100 on both
+  // nothing moves: the collective 40..100 on both, the gemms 0..50 and 80..90
+  REQUIRE(us(r.start[a0]) == 40);
+  REQUIRE(us(r.end[a0]) == 100);
+  REQUIRE(us(r.end[g0]) == 50);
+  REQUIRE(us(r.start[g1]) == 80);
+  REQUIRE(us(r.end[g1]) == 90);
   const StepExposure e(f.g, r);
   // rank 0: communication 40..100 minus compute 0..50 and 80..90: 50..80 and 90..100 = 40 us;
   // in [0, 85): 50..80 = 30 us. Rank 1 has no compute: all 60 us; in [45, 200): 55 us.
