@@ -136,6 +136,9 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
               ms(s.measured_step_ns).c_str(), replay_only ? "replay" : "predicted", ms(s.step_ns).c_str(),
               pct(rel(s.step_ns, s.measured_step_ns)).c_str(), ms(s.measured_gpu_step_ns).c_str(),
               replay_only ? "replay" : "predicted", ms(s.gpu_step_ns).c_str(), pct(rel(s.gpu_step_ns, s.measured_gpu_step_ns)).c_str());
+  if (!s.steps.empty())
+    std::printf("exposed communication per step (mean over steps of the most exposed rank, %s): %s\n",
+                replay_only ? "replay" : "predicted", ms(s.step_exposed_ns).c_str());
   if (baseline && d) {
     std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), exposed communication %s -> %s\n",
                 ms(baseline->summary.step_ns).c_str(), ms(s.step_ns).c_str(), pct(rel(s.step_ns, baseline->summary.step_ns)).c_str(),
@@ -255,7 +258,8 @@ JsonValue summary_json(const WhatIfOutput& o) {
                                   {"measured_ns", JsonValue::number(st.measured_ns)},
                                   {"replay_ns", JsonValue::number(st.replay_ns)},
                                   {"measured_gpu_ns", JsonValue::number(st.measured_gpu_ns)},
-                                  {"replay_gpu_ns", JsonValue::number(st.replay_gpu_ns)}}));
+                                  {"replay_gpu_ns", JsonValue::number(st.replay_gpu_ns)},
+                                  {"exposed_ns", JsonValue::number(st.exposed_ns)}}));
   auto comm = [](const std::vector<whatif::RankCommunication>& v) {
     JsonValue a = JsonValue::array();
     for (const auto& c : v)
@@ -300,6 +304,7 @@ JsonValue summary_json(const WhatIfOutput& o) {
                             {"span_ns", JsonValue::number(s.span_ns)},
                             {"exposed_ns", JsonValue::number(s.exposed_ns)},
                             {"measured_exposed_ns", JsonValue::number(s.measured_exposed_ns)},
+                            {"step_exposed_ns", JsonValue::number(s.step_exposed_ns)},
                             {"steps", std::move(steps)},
                             {"communication", comm(s.communication)},
                             {"measured_communication", comm(s.measured_communication)},

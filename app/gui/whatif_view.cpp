@@ -345,6 +345,13 @@ QString WhatIfView::automatic_machine_text(int32_t gpus) const {
   }
 }
 
+bool WhatIfView::set_machine(const QString& preset) {
+  const int i = machine_->findData(preset);
+  if (i < 0) return false;
+  machine_->setCurrentIndex(i);
+  return true;
+}
+
 bool WhatIfView::topology(Topology& out, QString& why) const {
   try {
     out = whatif::whatif_machine(*trace_, *prepared_->graph, &topology_presets(), machine_->currentData().toString().toStdString()).topology;

@@ -53,6 +53,7 @@ class WhatIfView : public QWidget {
   std::vector<std::pair<std::string, std::string>> overrides() const;  // the knobs the form sets
   void set_sweep_spec(const QString& spec);  // "channels=2,4,8 comm_stream=trace,side"
   QString machine() const;
+  bool set_machine(const QString& preset);  // a preset's name (resources/topologies); false: no such preset
 
   void run();        // one prediction with the form's knobs (the plain replay when none is set)
   void run_sweep();  // the sweep field's grid, the form's knobs applied to every variant

@@ -235,7 +235,7 @@ void Engine::start(uint32_t n, TimeNs t) {
       for (uint32_t m : in.members)  // the others' transfer rates changed too
         for (uint32_t other : gpus_[static_cast<size_t>(g_.nodes[m].device)].instances)
           if (other != ii) update_instance(other, t);
-      r_.group_start[static_cast<size_t>(in.group)] = t;
+      if (in.group >= 0) r_.group_start[static_cast<size_t>(in.group)] = t;  // a lone node outside every group has none
       push(t + static_cast<TimeNs>(std::ceil(in.remaining / in.rate)), EvType::kInstanceDone, ii, in.version);
       break;
     }

@@ -10,6 +10,7 @@
 #include "sim/knobs.h"
 #include "sim/platform.h"
 #include "sim/whatif/machine.h"
+#include "sim/whatif/step_exposure.h"
 #include "sim/whatif/transforms.h"
 #include "trace/core/analysis/exposed_communication.h"
 
@@ -225,6 +226,8 @@ void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResu
   const auto traced_processes = static_cast<uint32_t>(std::max<size_t>(1, traced.processes.size()));
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_max;      // step -> (measured, replay) max over processes
   std::map<int32_t, std::pair<TimeNs, TimeNs>> step_gpu_max;
+  std::map<int32_t, TimeNs> step_exposed_max;
+  const StepExposure exposure(g, r);
   for (size_t s = 0; s < g.steps.size(); ++s) {
     for (const StepRange& range : g.steps[s].ranges) {
       auto it = by_step.find({static_cast<int32_t>(s), range.process});
@@ -245,6 +248,9 @@ void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResu
       const TimeNs rs = range.start + (r.start[first] - g.nodes[first].start);
       const TimeNs re = range.end + (r.end[last] - (g.nodes[last].start + g.nodes[last].dur));
       st.replay_ns = std::max<TimeNs>(0, re - rs);
+      st.exposed_ns = exposure.exposed(range.process, rs, re);
+      auto& ex = step_exposed_max[static_cast<int32_t>(s)];
+      ex = std::max(ex, st.exposed_ns);
       if (!sn.gpu.empty()) {
         TimeNs r0 = INT64_MAX, r1 = INT64_MIN;
         for (uint32_t n : sn.gpu) {
@@ -273,8 +279,10 @@ void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResu
     sum.measured_gpu_step_ns += static_cast<double>(v.first);
     sum.gpu_step_ns += static_cast<double>(v.second);
   }
+  for (const auto& [s, v] : step_exposed_max) sum.step_exposed_ns += static_cast<double>(v);
   // whole ns, like every time of the summary: one value for the tables, the JSON and the reports
   const auto n = static_cast<double>(step_max.size());
+  sum.step_exposed_ns = std::round(sum.step_exposed_ns / n);
   sum.measured_step_ns = std::round(sum.measured_step_ns / n);
   sum.step_ns = std::round(sum.step_ns / n);
   sum.measured_gpu_step_ns = std::round(sum.measured_gpu_step_ns / n);

@@ -9,25 +9,6 @@ namespace parascope::whatif {
 
 namespace {
 
-std::vector<int32_t> parse_ranks(std::string_view s) {
-  std::vector<int32_t> out;
-  int64_t v = 0;
-  bool in = false;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      v = v * 10 + (c - '0');
-      in = true;
-      if (v > INT32_MAX) return {};
-    } else if (in) {
-      out.push_back(static_cast<int32_t>(v));
-      v = 0;
-      in = false;
-    }
-  }
-  if (in) out.push_back(static_cast<int32_t>(v));
-  return out;
-}
-
 std::string ranks_text(const std::vector<int32_t>& r) {
   std::string s = "[";
   for (size_t i = 0; i < r.size(); ++i) s += (i ? ", " : "") + std::to_string(r[i]);
@@ -39,18 +20,28 @@ int32_t position(const std::vector<int32_t>& ranks, int32_t r) {
   return it == ranks.end() ? -1 : static_cast<int32_t>(it - ranks.begin());
 }
 
-// The group a copy of rank `from` running as rank `to` uses where `from` used `group`.
-std::vector<int32_t> map_group(const std::vector<int32_t>& group, int32_t from, int32_t to, int32_t world,
-                               const RecordedWorld& w) {
-  if (from == to || static_cast<int32_t>(group.size()) == world) return group;
-  std::vector<int32_t> shifted;
-  for (int32_t r : group) shifted.push_back(((r + to - from) % world + world) % world);
-  const std::set<int32_t> want(shifted.begin(), shifted.end());
-  for (const RecordedGroup& g : w.groups)
-    if (std::set<int32_t>(g.ranks.begin(), g.ranks.end()) == want) return g.ranks;
-  for (const RecordedGroup& g : w.groups)
-    if (g.ranks.size() == group.size() && position(g.ranks, to) >= 0) return g.ranks;
-  return {};
+std::set<int32_t> rank_set(const std::vector<int32_t>& r) { return {r.begin(), r.end()}; }
+
+// The group (its stand-in id) a copy of rank `from` running as rank `to` uses where `from` used
+// group `gid`; -1: none. Programs make several groups of the same ranks (the world group and a
+// new_group of every rank; one new_group per library call): the k-th group of a rank set maps to
+// the k-th group of the shifted set, so calls on different groups never share a rendezvous.
+int32_t map_group(int32_t gid, int32_t from, int32_t to, int32_t world, const RecordedWorld& w) {
+  if (gid < 0 || static_cast<size_t>(gid) >= w.groups.size() || w.groups[static_cast<size_t>(gid)].ranks.empty()) return -1;
+  const std::vector<int32_t>& group = w.groups[static_cast<size_t>(gid)].ranks;
+  if (from == to || static_cast<int32_t>(group.size()) == world) return gid;
+  const std::set<int32_t> have = rank_set(group);
+  size_t k = 0;  // gid is the k-th group of its rank set
+  for (int32_t i = 0; i < gid; ++i) k += rank_set(w.groups[static_cast<size_t>(i)].ranks) == have;
+  std::set<int32_t> want;
+  for (int32_t r : group) want.insert(((r + to - from) % world + world) % world);
+  std::vector<int32_t> same;  // groups of the shifted set, by id
+  for (size_t i = 0; i < w.groups.size(); ++i)
+    if (rank_set(w.groups[i].ranks) == want) same.push_back(static_cast<int32_t>(i));
+  if (!same.empty()) return same[std::min(k, same.size() - 1)];
+  for (size_t i = 0; i < w.groups.size(); ++i)
+    if (w.groups[i].ranks.size() == group.size() && position(w.groups[i].ranks, to) >= 0) return static_cast<int32_t>(i);
+  return -1;
 }
 
 }  // namespace
@@ -86,13 +77,22 @@ void expand_world(DepGraph& g, const Trace& t) {
     if (t.collectives[i].kernel.valid())
       ci_of_kernel[(uint64_t{t.collectives[i].kernel.track} << 32) | t.collectives[i].kernel.index] = i;
   std::vector<int32_t> ci_of_node(g.nodes.size(), -1);
+  std::vector<int32_t> gid_of_node(g.nodes.size(), -1);  // the stand-in group id (the stream's, standin_import.h)
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
     if (!node.source.valid() || !world_of.count(g.processes[node.process].trace_process)) continue;
     const Track& tr = t.tracks[node.source.track];
     if (tr.key.kind != TrackKind::kGpuStream || tr.key.id < 1'000'000'000) continue;  // stand-in streams only
     auto it = ci_of_kernel.find((uint64_t{node.source.track} << 32) | node.source.index);
-    if (it != ci_of_kernel.end()) ci_of_node[n] = static_cast<int32_t>(it->second);
+    if (it == ci_of_kernel.end()) continue;
+    ci_of_node[n] = static_cast<int32_t>(it->second);
+    // the call's group: the stream's id when the group's ranks agree with the call's (a call
+    // without a group record has none)
+    const RecordedWorld& w = *world_of[g.processes[node.process].trace_process];
+    const int64_t gid = tr.key.id - 1'000'000'000;
+    if (gid < static_cast<int64_t>(w.groups.size()) &&
+        ranks_text(w.groups[static_cast<size_t>(gid)].ranks) == t.str(t.collectives[it->second].group_ranks))
+      gid_of_node[n] = static_cast<int32_t>(gid);
   }
 
   // 1. The matcher's groups of stand-in nodes go: they are rebuilt over the whole world below.
@@ -231,7 +231,8 @@ void expand_world(DepGraph& g, const Trace& t) {
     TimeNs start;
     uint32_t node;
   };
-  std::map<std::pair<std::vector<int32_t>, int64_t>, std::vector<std::pair<int32_t, uint32_t>>> colls;  // (ranks, seq)
+  std::map<std::pair<int32_t, int64_t>, std::vector<std::pair<int32_t, uint32_t>>> colls;  // (group id, seq)
+  std::map<int32_t, std::vector<int32_t>> ranks_of_group;
   std::map<std::pair<int32_t, int32_t>, std::vector<Pending>> sends, recvs;  // (from, to) global ranks
   std::map<uint32_t, const CollectiveInfo*> info;
   size_t unmapped = 0;
@@ -245,8 +246,9 @@ void expand_world(DepGraph& g, const Trace& t) {
         if (tn < 0 || ci_of_node[static_cast<size_t>(tn)] < 0) continue;
         const CollectiveInfo& ci = t.collectives[static_cast<size_t>(ci_of_node[static_cast<size_t>(tn)])];
         g.nodes[n].kind = NodeType::kCollective;
-        const std::vector<int32_t> recorded = parse_ranks(t.str(ci.group_ranks));
-        const std::vector<int32_t> ranks = map_group(recorded, from, r, world, w);
+        const int32_t tgid = gid_of_node[static_cast<size_t>(tn)];
+        const int32_t gid = map_group(tgid, from, r, world, w);
+        const std::vector<int32_t>& ranks = gid >= 0 ? w.groups[static_cast<size_t>(gid)].ranks : std::vector<int32_t>{};
         const int32_t pos = position(ranks, r);
         if (ranks.empty() || pos < 0) {
           ++unmapped;
@@ -254,45 +256,19 @@ void expand_world(DepGraph& g, const Trace& t) {
         }
         info[n] = &ci;
         if (ci.op == CollectiveOp::kSend || ci.op == CollectiveOp::kRecv) {
-          const int32_t tpos = position(recorded, from);
+          const int32_t tpos = position(w.groups[static_cast<size_t>(tgid)].ranks, from);
           const auto size = static_cast<int32_t>(ranks.size());
           const int32_t peer = ranks[static_cast<size_t>(((pos + ci.peer - tpos) % size + size) % size)];
           if (ci.op == CollectiveOp::kSend) sends[{r, peer}].push_back({g.nodes[n].start, n});
           else recvs[{peer, r}].push_back({g.nodes[n].start, n});
         } else {
-          colls[{ranks, ci.sequence}].push_back({pos, n});
+          colls[{gid, ci.sequence}].push_back({pos, n});
+          ranks_of_group.try_emplace(gid, ranks);
         }
       }
     }
   }
   auto gpu_of = [&](uint32_t n) { return g.nodes[n].device >= 0 ? g.devices[static_cast<size_t>(g.nodes[n].device)].gpu : -1; };
-  size_t incomplete = 0;
-  for (auto& [key, members] : colls) {
-    std::sort(members.begin(), members.end());
-    const CollectiveInfo& ci = *info[members.front().second];
-    CommGroup grp;
-    grp.spec.op = ci.op == CollectiveOp::kBarrier ? CollectiveOp::kAllReduce : ci.op;
-    grp.spec.bytes = ci.op == CollectiveOp::kBarrier ? 4.0 : collective_bytes(ci);
-    grp.sequence = key.second;
-    std::set<int32_t> seen;
-    for (const auto& [pos, n] : members) {
-      if (!seen.insert(pos).second) continue;  // the same call twice: keep the first
-      grp.members.push_back(n);
-      grp.spec.gpus.push_back(gpu_of(n));
-    }
-    grp.complete = grp.members.size() == key.first.size();
-    grp.measured_only = key.first.size() < 2 || grp.spec.bytes <= 0;
-    if (!grp.complete) {
-      ++incomplete;
-      for (uint32_t n : grp.members) diag.unmatched.push_back({n, "group " + ranks_text(key.first) + " call " + std::to_string(key.second) + " has only " + std::to_string(grp.members.size()) + " of its ranks"});
-    }
-    const auto gi = static_cast<int32_t>(g.groups.size());
-    for (uint32_t n : grp.members) g.nodes[n].group = gi;
-    if (grp.complete)
-      for (size_t i = 1; i < grp.members.size(); ++i)
-        g.edges.push_back(Edge{grp.members[0], grp.members[i], EdgeKind::kCollective, EdgeTiming::kStartToStart, 0, false});
-    g.groups.push_back(std::move(grp));
-  }
   auto alone = [&](uint32_t n, const std::string& why) {
     diag.unmatched.push_back({n, why});
     CommGroup grp;
@@ -303,6 +279,38 @@ void expand_world(DepGraph& g, const Trace& t) {
     g.nodes[n].group = static_cast<int32_t>(g.groups.size());
     g.groups.push_back(std::move(grp));
   };
+  size_t incomplete = 0, twice = 0;
+  for (auto& [key, members] : colls) {
+    const std::vector<int32_t>& group_ranks = ranks_of_group[key.first];
+    std::sort(members.begin(), members.end());
+    const CollectiveInfo& ci = *info[members.front().second];
+    CommGroup grp;
+    grp.spec.op = ci.op == CollectiveOp::kBarrier ? CollectiveOp::kAllReduce : ci.op;
+    grp.spec.bytes = ci.op == CollectiveOp::kBarrier ? 4.0 : collective_bytes(ci);
+    grp.sequence = key.second;
+    std::set<int32_t> seen;
+    for (const auto& [pos, n] : members) {
+      if (!seen.insert(pos).second) {  // the same call twice: the first takes part, the other runs alone
+        ++twice;
+        alone(n, "group " + ranks_text(group_ranks) + " call " + std::to_string(key.second) + " was recorded twice");
+        continue;
+      }
+      grp.members.push_back(n);
+      grp.spec.gpus.push_back(gpu_of(n));
+    }
+    grp.complete = grp.members.size() == group_ranks.size();
+    grp.measured_only = group_ranks.size() < 2 || grp.spec.bytes <= 0;
+    if (!grp.complete) {
+      ++incomplete;
+      for (uint32_t n : grp.members) diag.unmatched.push_back({n, "group " + ranks_text(group_ranks) + " call " + std::to_string(key.second) + " has only " + std::to_string(grp.members.size()) + " of its ranks"});
+    }
+    const auto gi = static_cast<int32_t>(g.groups.size());
+    for (uint32_t n : grp.members) g.nodes[n].group = gi;
+    if (grp.complete)
+      for (size_t i = 1; i < grp.members.size(); ++i)
+        g.edges.push_back(Edge{grp.members[0], grp.members[i], EdgeKind::kCollective, EdgeTiming::kStartToStart, 0, false});
+    g.groups.push_back(std::move(grp));
+  }
   auto by_start = [](std::vector<Pending>& v) {
     std::stable_sort(v.begin(), v.end(), [](const Pending& a, const Pending& b) { return a.start < b.start; });
   };
@@ -357,6 +365,7 @@ void expand_world(DepGraph& g, const Trace& t) {
   diag.warnings.push_back("stand-in recording: communication was not measured; every collective is simulated on the chosen machine");
   if (unmapped) diag.warnings.push_back(std::to_string(unmapped) + " stand-in calls of copied ranks have no group to map to: they run alone");
   if (incomplete) diag.warnings.push_back(std::to_string(incomplete) + " stand-in collectives miss some of their ranks' calls: they replay without waiting for those");
+  if (twice) diag.warnings.push_back(std::to_string(twice) + " stand-in collectives were recorded twice for one rank: the repeats run alone");
   if (lonely) diag.warnings.push_back(std::to_string(lonely) + " stand-in sends/receives have no partner: they run alone");
 }
 

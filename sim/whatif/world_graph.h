@@ -8,7 +8,8 @@
 //     dependencies unchanged; its groups are t's groups shifted by r - t (mod N) where the
 //     program created that group, else the created group of that size holding r; its
 //     point-to-point peers keep their offset in the group;
-//   - groups are matched by (ranks, per-group sequence) for collectives and by the k-th send from
+//   - collectives are matched by (group, per-group sequence) - groups of the same ranks (the
+//     world and a new_group of all of it) stay apart - and point-to-point by the k-th send from
 //     a to b with the k-th receive on b from a, as NCCL orders them;
 //   - each recorded process is shifted so that its first operation starts with rank 0's (they
 //     were recorded one after another); topology GPU = rank;

@@ -4,6 +4,7 @@
 
 #include "sim/whatif/critical_path.h"
 #include "sim/whatif/replay.h"
+#include "sim/whatif/step_exposure.h"
 #include "whatif/graph_fixture.h"
 
 using namespace parascope;
@@ -59,6 +60,54 @@ TEST_CASE("replay: collective members rendezvous and end together", "[whatif][re
   REQUIRE(p.segments.size() == 2);
   CHECK(p.segments[0].node == x1);
   CHECK(p.segments[1].node == a1);
+}
+
+TEST_CASE("replay: a communication node outside every group runs alone for its measured time", "[whatif][replay]") {
+  // A stand-in call whose group could not be rebuilt (world_graph) is a collective node with
+  // group -1: it runs on its own for its work and leaves the groups' slots alone (it once wrote
+  // group_start[-1], the heap corruption of the first one-GPU batch; the asan preset sees that).
+  GraphFixture f(2);
+  const uint32_t s0 = f.stream(0, 7), s1 = f.stream(1, 7);
+  const uint32_t lone = f.node(s0, NodeType::kCollective, "stand-in all_reduce", 5, 10);
+  const uint32_t a0 = f.node(s0, NodeType::kCollective, "allreduce", 30, 20);
+  const uint32_t a1 = f.node(s1, NodeType::kCollective, "allreduce", 30, 20);
+  f.group(CollectiveOp::kAllReduce, 20'000, {a0, a1});
+  REQUIRE(f.g.nodes[lone].group == -1);
+  const ReplayResult r = replay(f.g, f.work_by_bytes(0), ReplayConfig{});
+  // the lone node 5..15 (its 10 us); the pair at 30 for 20 us: 30..50
+  CHECK(us(r.start[lone]) == 5);
+  CHECK(us(r.end[lone]) == 15);
+  CHECK(us(r.end[a0]) == 50);
+  REQUIRE(r.group_start.size() == 1);
+  CHECK(us(r.group_start[0]) == 30);
+  CHECK(us(r.group_end[0]) == 50);
+}
+
+TEST_CASE("step exposure: a rank's communication not under its compute, clipped to the step", "[whatif][replay]") {
+  GraphFixture f(2);
+  // the two gemms on streams of their own: a second node of one lane with no launch edge would
+  // start as soon as the first ends (50, not 80)
+  const uint32_t s0 = f.stream(0, 7), s0b = f.stream(0, 9), c0 = f.stream(0, 8), s1 = f.stream(1, 7);
+  const uint32_t g0 = f.node(s0, NodeType::kCompute, "gemm", 0, 50);
+  const uint32_t g1 = f.node(s0b, NodeType::kCompute, "gemm", 80, 10);
+  const uint32_t a0 = f.node(c0, NodeType::kCollective, "allreduce", 40, 60);
+  const uint32_t a1 = f.node(s1, NodeType::kCollective, "allreduce", 40, 60);
+  f.group(CollectiveOp::kAllReduce, 60'000, {a0, a1});
+  const ReplayResult r = replay(f.g, f.work_by_bytes(0), ReplayConfig{});
+  // nothing moves: the collective 40..100 on both, the gemms 0..50 and 80..90
+  REQUIRE(us(r.start[a0]) == 40);
+  REQUIRE(us(r.end[a0]) == 100);
+  REQUIRE(us(r.end[g0]) == 50);
+  REQUIRE(us(r.start[g1]) == 80);
+  REQUIRE(us(r.end[g1]) == 90);
+  const StepExposure e(f.g, r);
+  // rank 0: communication 40..100 minus compute 0..50 and 80..90: 50..80 and 90..100 = 40 us;
+  // in [0, 85): 50..80 = 30 us. Rank 1 has no compute: all 60 us; in [45, 200): 55 us.
+  CHECK(us(e.exposed(0, 0, 1'000'000)) == 40);
+  CHECK(us(e.exposed(0, 0, 85'000)) == 30);
+  CHECK(us(e.exposed(1, 0, 1'000'000)) == 60);
+  CHECK(us(e.exposed(1, 45'000, 200'000)) == 55);
+  CHECK(e.exposed(7, 0, 1'000'000) == 0);  // no such process
 }
 
 TEST_CASE("replay: compute shares its GPU with communication", "[whatif][replay][interference]") {

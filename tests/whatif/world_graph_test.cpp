@@ -3,6 +3,7 @@
 // mapped to each copy's rank, and the prediction simulates every collective.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "sim/whatif/dep_graph.h"
@@ -116,5 +117,65 @@ TEST_CASE("the one-rank recording predicts on hgx_h200x8 with traffic on every G
   size_t busy = 0;
   for (const LinkUse& l : out.summary.links) busy += l.bytes > 0 && l.name.find("->nvswitch") != std::string::npos;
   CHECK(busy == 4);
+  CHECK(out.summary.span_ns > 0);
+}
+
+namespace {
+
+// The shape of a ParallelKernelBench recording (pkb_n2, rank 0 of 2, every reference in one
+// process): the world group 0 [0, 1], per reference a new_group of every rank (group 3, the same
+// ranks as the world) and one group per rank ([0]: 1, [1]: 2). Both [0, 1] groups count their
+// calls from 0, so their sequences collide: rank 0's calls (0, 0) on group 0 and (3, 0) on group 3.
+const char* kSameRanks =
+    R"({"k":"world","v":1,"rank":0,"world_size":2,"pid":9,"host":"h","asked_backend":"nccl","torch":"2.11.0","t0":1000})" "\n"
+    R"({"k":"group","id":0,"ranks":[0,1],"rank":0,"name":"0","desc":"default_pg"})" "\n"
+    R"({"k":"group","id":1,"ranks":[0],"rank":0,"name":"1"})" "\n"
+    R"({"k":"group","id":2,"ranks":[1],"rank":-1,"name":"2"})" "\n"
+    R"({"k":"group","id":3,"ranks":[0,1],"rank":0,"name":"3"})" "\n"
+    R"({"k":"op","id":1,"op":"all_reduce","group":0,"seq":0,"dtype":"float32","elem_bytes":4,"in_elems":1024,"out_elems":1024,"tensors":1,"device":-1,"tid":9,"t0":10000,"t1":11000})" "\n"
+    R"({"k":"op","id":2,"op":"all_reduce","group":3,"seq":0,"dtype":"float32","elem_bytes":4,"in_elems":2048,"out_elems":2048,"tensors":1,"device":-1,"tid":9,"t0":20000,"t1":21000})" "\n"
+    R"({"k":"op","id":3,"op":"all_reduce","group":1,"seq":0,"dtype":"float32","elem_bytes":4,"in_elems":64,"out_elems":64,"tensors":1,"device":-1,"tid":9,"t0":30000,"t1":31000})" "\n";
+
+}  // namespace
+
+TEST_CASE("groups of the same ranks keep their own calls: the world and a new_group of it", "[whatif][world]") {
+  const auto dir = test::temp_dir("world_graph_same_ranks");
+  collector::write_standin_capture((dir / "h-9-r0.pstrace").string(),
+                                   {{"host", "h"}, {"pid", "9"}, {"rank", "0"}, {"clock", "cupti"}}, kSameRanks);
+  const Trace t = load_trace({(dir / "h-9-r0.pstrace").string()});
+  std::filesystem::remove_all(dir);
+  const DepGraph g = build_dep_graph(t);
+  REQUIRE(g.processes.size() == 2);
+  // 4 groups, every one complete: group 0's call 0 on ranks 0 and 1 (4096 bytes), group 3's call
+  // 0 on ranks 0 and 1 (8192 bytes), [0]'s call on rank 0 and [1]'s on the copy (one member each,
+  // measured only). Matched by (ranks, sequence) as before, the two [0, 1] calls were one
+  // rendezvous of 4 calls at 2 positions: 2 were dropped with no group and the replay wrote
+  // group_start[-1] ("double free or corruption" on pkb_n2).
+  REQUIRE(g.groups.size() == 4);
+  std::vector<double> pair_bytes;
+  size_t singles = 0;
+  for (const CommGroup& grp : g.groups) {
+    CHECK(grp.complete);
+    if (grp.members.size() == 2) {
+      pair_bytes.push_back(grp.spec.bytes);
+      CHECK(grp.spec.gpus == std::vector<int32_t>{0, 1});
+      CHECK(g.nodes[grp.members[0]].process != g.nodes[grp.members[1]].process);
+    } else {
+      REQUIRE(grp.members.size() == 1);
+      CHECK(grp.measured_only);
+      ++singles;
+    }
+  }
+  std::sort(pair_bytes.begin(), pair_bytes.end());
+  CHECK(pair_bytes == std::vector<double>{4096.0, 8192.0});
+  CHECK(singles == 2);
+  CHECK(g.diagnostics.unmatched.empty());
+  for (const Node& n : g.nodes)
+    if (n.kind == NodeType::kCollective) CHECK(n.group >= 0);
+  WhatIfInput in;
+  in.measured = &t;
+  in.graph = &g;
+  in.topology = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+  const WhatIfOutput out = run_whatif(in);
   CHECK(out.summary.span_ns > 0);
 }
