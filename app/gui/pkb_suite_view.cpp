@@ -96,7 +96,7 @@ void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
     }
     w->deleteLater();
   });
-  const std::string d = dir.toStdString(), m = machine.toStdString(), presets = (resources_dir() + "/topologies").toStdString();
+  const std::string d = dir.toStdString(), m = machine.toStdString(), presets = topology_preset_dir();
   w->setFuture(QtConcurrent::run([d, m, presets] {
     Outcome o;
     try {

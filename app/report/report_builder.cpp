@@ -138,7 +138,7 @@ void add_whatif(ReportDocument& doc, const Trace& t, const ReportOptions& o) {
   s.table(std::move(c.tables.by_kernel));
   if (c.prediction && c.prediction->trace) {
     auto ptrace = std::make_shared<const Trace>(std::move(*c.prediction->trace));
-    auto index = std::make_shared<const render::TimelineIndex>(*ptrace);
+    auto index = std::make_shared<const models::TimelineIndex>(*ptrace);
     const auto [a, b] = ptrace->time_span();
     Figure fig = timeline_figure(index, "whatif_timeline", "Predicted timeline (" + qstr(c.label) + ")", a, b, o.figure_width);
     fig.paint = [inner = fig.paint, ptrace](QPainter& p, const QRectF& r) { inner(p, r); };  // keeps the trace alive
