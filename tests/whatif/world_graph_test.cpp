@@ -175,7 +175,7 @@ TEST_CASE("groups of the same ranks keep their own calls: the world and a new_gr
   WhatIfInput in;
   in.measured = &t;
   in.graph = &g;
-  in.topology = sim::find_topology("h200x2", test::source_path("resources/topologies"));
+  in.topology = find_topology("h200x2", test::source_path("resources/topologies"));
   const WhatIfOutput out = run_whatif(in);
   CHECK(out.summary.span_ns > 0);
 }
