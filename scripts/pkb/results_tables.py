@@ -15,7 +15,9 @@ def us(v):
         return f"{v / 1000:.3f} ms"
     if v >= 1:
         return f"{v:.1f} µs"
-    return f"{v * 1000:.1f} ns"
+    if v >= 1e-3:
+        return f"{v * 1000:.1f} ns"
+    return f"{v * 1e6:.1f} ps"
 
 
 def x(v):
@@ -52,8 +54,10 @@ def summary(r):
     for t in ok:
         if t.get("bound", {}).get("bound_us"):
             binds[t["bound"]["binds"]] = binds.get(t["bound"]["binds"], 0) + 1
+    whole = [t["bound"]["gap"] for t in ok if t.get("bound", {}).get("gap") and t["work"]["ops_without_work"] == 0]
     return (f"{r['tasks_ok']} ok, {r['tasks_failed']} failed; a bound for {len(gaps)} tasks, median gap "
-            f"{statistics.median(gaps):.0f}x (range {min(gaps):.1f}x to {max(gaps):.3g}x); binding: "
+            f"{statistics.median(gaps):.0f}x (range {min(gaps):.1f}x to {max(gaps):.3g}x; median "
+            f"{statistics.median(whole):.0f}x over the {len(whole)} whose ops all have work); binding: "
             + ", ".join(f"{k} {v}" for k, v in sorted(binds.items())))
 
 
