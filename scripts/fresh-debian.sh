@@ -95,7 +95,7 @@ step() {  # step NAME COMMAND: runs it inside, log in $logs/NAME.log, stops loud
     exit 1
   fi
   local last
-  last=$(grep -h -o 'Parascope: built.*' "$logs/$1.log" | tail -n 1)  # configure's summary, if any
+  last=$(grep -h -o 'Parascope: built.*' "$logs/$1.log" | tail -n 1 || true)  # configure's summary, if any (none: grep fails, pipefail)
   say "$2: ok in $(( $(date +%s) - ts )) s; ${last:-$(tail -n 1 "$logs/$1.log")}"
 }
 if [ "$mode" = configure ]; then

@@ -89,7 +89,9 @@ void print_text(const Trace& t, const Results& r, size_t top) {
                 " incomplete, %zu collectives unmatched\n",
                 r.match.complete, r.match.by_sequence, r.match.by_order, r.match.incomplete, r.match.unmatched.size());
     std::printf("%s", render_text(collective_matching_table(t, r.match, top)).c_str());
-    if (r.match.collectives.size() > top) std::printf("  (complete matches beyond the first %zu not shown; --json lists all)\n", top);
+    if (r.match.collectives.size() > top)  // the table holds complete and incomplete matches alike
+      std::printf("  (%zu more matches not shown, of %" PRId64 " complete and %" PRId64 " incomplete; --json lists all)\n",
+                  r.match.collectives.size() - top, r.match.complete, r.match.incomplete);
   }
   std::printf("\n%s", render_text(link_traffic_table(r.links)).c_str());
   if (r.links.unannotated_comm_kernels || r.links.unsized_collectives)

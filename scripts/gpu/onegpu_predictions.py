@@ -16,6 +16,9 @@ onegpu_gpt.py / onegpu_tp_mlp.py, "pkb <name> #<k>" of onegpu_pkb.py):
 Exposed communication is per step too: the most exposed rank's communication not under its
 compute inside the step's replayed range (whatif's steps[].exposed_ns), mean over steps.
 
+predictions.json says which figure is scored and that the truth is not measured yet (frozen
+before the multi-GPU run: resources/predictions/onegpu/, docs/accuracy.md).
+
 usage: onegpu_predictions.py --rec DIR --logs DIR --commit SHA --out DIR
          [--cli PATH] [--untraced DIR] [--pred DIR] [--jobs J]
   --logs      the programs' JSON of the recordings (<w>_n<N>.json) and the overhead pairs
@@ -165,6 +168,11 @@ def main():
               "note": "predicted before any run on more GPUs; measured values go in a separate file. "
                       "Step times are per step (one NVTX step range), in ms; host_corrected is the primary figure "
                       "where present (host time x host_scale, the untraced / traced step time on the one GPU)",
+              "truth": "not measured yet: the N = 2 runs are issue 23's (2 x H200), scored blind against this file; "
+                       "N = 8 has no machine lent",
+              "scored_figure": "host_corrected (as_recorded where absent): for gpt and tpmlp the per-step median "
+                               "(step_median_ms, robust to one replayed step's outlier), for pkb each reference's "
+                               "predicted_ms (mean over its iterations); the program's own median step time is the truth",
               "predictions": preds}
     if preds:
         with open(os.path.join(a.out, "predictions.json"), "w") as f:

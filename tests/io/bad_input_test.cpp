@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "import_text.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/error.h"
 #include "trace/io/load_trace.h"
@@ -145,4 +146,24 @@ TEST_CASE("Bad files: empty, a directory, gzip that is not gzip, cut or corrupt 
     CHECK_THROWS_WITH(load_trace({(dir / "cut2.json.gz").string()}), Catch::Contains("(truncated trace)") && Catch::Contains("event #"));
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("A JSON object without traceEvents is not a timeline: an error naming its members", "[io][errors]") {
+  // the shape of a PyTorch execution trace (schema, pid, nodes): before, "0 slices on 0 tracks" and exit 0
+  try {
+    import_text(R"({"schema": "1.0.1", "pid": 7, "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]"}]})");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.problem() ==
+          "not a timeline: the top-level object has no \"traceEvents\" (its members: schema, pid, nodes); \"nodes\" suggests a "
+          "PyTorch execution trace: open the profiler's Kineto trace (traceEvents) instead");
+  }
+  // metadata beside an empty event array is still an (empty) timeline
+  CHECK_NOTHROW(import_text(R"({"displayTimeUnit": "ms", "traceEvents": []})"));
+}
+
+TEST_CASE("HTA's execution trace (../shared) is refused as not a timeline", "[io][errors][shared]") {
+  const std::string et = test::shared_path("external/hta_testdata/execution_trace__benchmark_simple_add_et.json.gz");
+  if (!fs::exists(et)) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  CHECK_THROWS_WITH(load_trace({et}), Catch::Contains("not a timeline") && Catch::Contains("start_ts, nodes, finish_ts"));
 }

@@ -31,7 +31,7 @@ TEST_CASE("pkb: the real checkout's 87 tasks, in PKB's order") {
   CHECK(c.tasks.back().stem == "87_conv2d_boundary_exchange");
   REQUIRE(c.find(12));
   CHECK(c.find(12)->stem == "12_allgather_gemm");
-  CHECK(c.find(12)->reference == fs::canonical(pkb_dir() + "/reference/12_allgather_gemm.py").string());
+  CHECK(fs::equivalent(c.find(12)->reference, pkb_dir() + "/reference/12_allgather_gemm.py"));  // the checkout keeps the path as given
   CHECK(select_tasks(c, parse_problem_range("1-8")).size() == 8);
   CHECK_THROWS_WITH(open_pkb_checkout(pkb_dir() + "/reference"),
                     pkb_dir() + "/reference (run_local.py): not a ParallelKernelBench checkout (no run_local.py)");

@@ -733,16 +733,32 @@ class Parser {
     }
   }
 
+  // A top-level object without "traceEvents" is some other JSON, not a timeline (a PyTorch
+  // execution trace has "nodes"): an error that says what was there, not an empty trace.
+  void require_trace_events(const std::vector<std::string>& keys, bool saw_events) {
+    if (saw_events) return;
+    std::string list;
+    for (size_t i = 0; i < keys.size() && i < 8; ++i) list += (i ? ", " : "") + keys[i];
+    if (keys.size() > 8) list += ", ...";
+    const bool et = std::find(keys.begin(), keys.end(), "nodes") != keys.end();
+    fail(0, "not a timeline: the top-level object has no \"traceEvents\" (its members: " + (list.empty() ? "none" : list) + ")" +
+                (et ? "; \"nodes\" suggests a PyTorch execution trace: open the profiler's Kineto trace (traceEvents) instead" : ""));
+  }
+
   void parse_top_object() {
     bool first = true;
+    bool saw_events = false;
+    std::vector<std::string> keys;
     while (true) {
       ws_top();
       if (at_end()) {
         warn("the top-level object has no closing '}' (tolerated)");
+        require_trace_events(keys, saw_events);
         return;
       }
       if (*p_ == '}') {
         ++p_;
+        require_trace_events(keys, saw_events);
         return;
       }
       if (!first) {
@@ -769,7 +785,9 @@ class Parser {
           p_ = start;
         }
       }
+      keys.push_back(key);
       if (key == "traceEvents") {
+        saw_events = true;
         if (*p_ != '[') fail(offset(), "\"traceEvents\" must be an array");
         ++p_;
         parse_event_array();
