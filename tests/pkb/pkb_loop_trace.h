@@ -26,7 +26,10 @@ struct PkbLoopTrace {
   uint32_t thread = 0, stream = 0;
 };
 
-inline PkbLoopTrace make_pkb_loop_trace() {
+// c10d_events: after each timed iteration's nccl launch, c10d's own event as ProcessGroupNCCL makes
+// it at world 1 on the H200: cudaEventCreateWithFlags [h_k + 700, +30), cudaGetDevice [h_k + 740,
+// +10), cudaEventRecord [h_k + 760, +30), cudaEventDestroy [h_k + 800, +30) - not a PKB event.
+inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false) {
   TraceBuilder b;
   Process p;
   p.rank = 0;
@@ -90,6 +93,12 @@ inline PkbLoopTrace make_pkb_loop_trace() {
     const EventRef nk = kernel(kNccl, g + 10000, 20000);
     b.add_flow(api("cuLaunchKernelEx", h + 500, 100), nk, FlowKind::kLaunch);
     allreduce(nk);
+    if (c10d_events) {
+      api("cudaEventCreateWithFlags", h + 700, 30);
+      api("cudaGetDevice", h + 740, 10);
+      api("cudaEventRecord", h + 760, 30);
+      api("cudaEventDestroy", h + 800, 30);
+    }
   }
   api("cudaDeviceSynchronize", 130300, 40700);  // [h_4 + 300, 171000)
   for (int i = 0; i < 5; ++i) {

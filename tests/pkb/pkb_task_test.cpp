@@ -50,6 +50,22 @@ TEST_CASE("pkb: the timed loop of PKB's worker is found from its CUDA events") {
   CHECK(find_task_windows(ex.trace, 0).at(0).iterations.size() == 4);
 }
 
+TEST_CASE("pkb: c10d's own create/record/destroy events inside the loop are not PKB's iterations") {
+  // without the destroy rule the last 5 create->record pairs before the elapsed-time calls would be
+  // PKB's events 2-4 and c10d's of iterations 2 and 3: the window would start at h_2 = 90000
+  const auto ex = test::make_pkb_loop_trace(true);
+  const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
+  REQUIRE(w.found);
+  CHECK(w.note.empty());
+  CHECK(w.loop_host_start == 50000);  // event 0's create, as without c10d's events
+  CHECK(w.gpu_start == 50200);
+  CHECK(w.gpu_end == 170500);
+  REQUIRE(w.iterations.size() == 4);
+  CHECK(w.iterations[1].host_start == 70100);
+  CHECK(w.iterations[1].host_end == 90100);
+  CHECK(w.iterations[1].gpu_ops.size() == 2);
+}
+
 TEST_CASE("pkb: a trace cut to the first call and the timed loop keeps both and drops the warm-up") {
   auto ex = test::make_pkb_loop_trace();
   const std::vector<TaskWindow> ws = find_task_windows(ex.trace, 4);

@@ -18,7 +18,7 @@ bool is_gpu_op(const Trace& t, EventRef r) {
 struct ApiCall {
   uint32_t row;
   TimeNs start, end;
-  enum Kind : uint8_t { kOther, kCreate, kRecord, kElapsed, kDeviceSync } kind;
+  enum Kind : uint8_t { kOther, kCreate, kRecord, kElapsed, kDeviceSync, kDestroy } kind;
 };
 
 std::vector<ApiCall> api_calls(const Trace& t, const Track& tr) {
@@ -32,6 +32,7 @@ std::vector<ApiCall> api_calls(const Trace& t, const Track& tr) {
     else if (starts_with(n, "cudaEventRecord")) k = ApiCall::kRecord;
     else if (starts_with(n, "cudaEventElapsedTime")) k = ApiCall::kElapsed;
     else if (starts_with(n, "cudaDeviceSynchronize")) k = ApiCall::kDeviceSync;
+    else if (starts_with(n, "cudaEventDestroy")) k = ApiCall::kDestroy;
     out.push_back({i, s.start[i], s.end(i), k});
   }
   return out;  // the track is sorted by start
@@ -122,11 +123,21 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
         }
         return std::string::npos;
       };
+      // an event destroyed right after its record is not PKB's (PKB keeps its events for the
+      // elapsed-time calls): c10d's ProcessGroupNCCL creates, records and destroys one per
+      // collective inside the loop (seen at world 1 on the H200), which would count as iterations
+      auto destroyed_after = [&](size_t i) {
+        for (size_t j = i + 1; j < calls.size(); ++j) {
+          if (calls[j].kind == ApiCall::kDestroy) return true;
+          if (calls[j].kind != ApiCall::kOther || launches.count(calls[j].row)) return false;
+        }
+        return false;
+      };
       std::vector<size_t> records, creates;
       for (size_t i = run_first; i-- > 0;) {
         if (calls[i].kind != ApiCall::kRecord) continue;
         const size_t c = created_by(i);
-        if (c == std::string::npos) continue;
+        if (c == std::string::npos || destroyed_after(i)) continue;
         records.push_back(i);
         creates.push_back(c);
         if (records.size() == static_cast<size_t>(iters) + 1) break;

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""docs/pkb.md's results tables from `parascope-cli pkb report SUITE --json` files (no number typed by hand).
+
+  scripts/pkb/results_tables.py --w1 w1.json [--one-gpu og8.json]   # Markdown on stdout
+"""
+import argparse
+import json
+import statistics
+
+
+def us(v):
+    if v is None or v <= 0:
+        return ""
+    if v >= 1000:
+        return f"{v / 1000:.3f} ms"
+    if v >= 1:
+        return f"{v:.1f} µs"
+    if v >= 1e-3:
+        return f"{v * 1000:.1f} ns"
+    return f"{v * 1e6:.1f} ps"
+
+
+def x(v):
+    return "" if v is None or v <= 0 else (f"{v:.2f}x" if v < 10 else f"{v:.0f}x" if v >= 1000 else f"{v:.1f}x")
+
+
+def cell(s):
+    return (s or "").replace("|", "\\|")
+
+
+def suite_table(r, reference_label):
+    out = [f"| id | task | {reference_label} | bound | gap | binds | best design (predicted) | speed-up | note |",
+           "|---:|---|---:|---:|---:|---|---|---:|---|"]
+    for t in sorted(r["tasks"], key=lambda t: t["id"]):
+        if t["status"] != "ok":
+            out.append(f"| {t['id']} | {t['stem']} | failed | | | | | | {cell(t['reason'])} |")
+            continue
+        b = t.get("bound", {})
+        d = t.get("designs", {})
+        best = d.get("best", {})
+        ref = d.get("reference_us") or (t["reference_ms"] or 0) * 1e3
+        label = best.get("label") or ("none (one rank: nothing crosses a link)" if r["suite"]["world"] == 1 else "none")
+        notes = [n for n in (t["trace"].get("note"), b.get("note")) if n]
+        out.append(f"| {t['id']} | {t['stem']} | {us(ref)} | {us(b.get('bound_us'))} | {x(b.get('gap'))} | "
+                   f"{b.get('binds') if b.get('bound_us') else ''} | {cell(label)} ({us(best.get('task_us'))}) | "
+                   f"{x(best.get('speedup'))} | {cell('; '.join(notes))} |")
+    return "\n".join(out)
+
+
+def summary(r):
+    ok = [t for t in r["tasks"] if t["status"] == "ok"]
+    gaps = [t["bound"]["gap"] for t in ok if t.get("bound", {}).get("gap")]
+    binds = {}
+    for t in ok:
+        if t.get("bound", {}).get("bound_us"):
+            binds[t["bound"]["binds"]] = binds.get(t["bound"]["binds"], 0) + 1
+    whole = [t["bound"]["gap"] for t in ok if t.get("bound", {}).get("gap") and t["work"]["ops_without_work"] == 0]
+    return (f"{r['tasks_ok']} ok, {r['tasks_failed']} failed; a bound for {len(gaps)} tasks, median gap "
+            f"{statistics.median(gaps):.0f}x (range {min(gaps):.1f}x to {max(gaps):.3g}x; median "
+            f"{statistics.median(whole):.0f}x over the {len(whole)} whose ops all have work); binding: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(binds.items())))
+
+
+def eval_table(r):
+    out = ["| task | Parascope kernel | PKB eval | PKB reference | solution | measured speed-up | predicted (before the eval) |",
+           "|---|---|---|---:|---:|---:|---:|"]
+    for t in sorted(r["tasks"], key=lambda t: t["id"]):
+        s = t.get("solution")
+        if not s:
+            continue
+        out.append(f"| {t['stem']} | {s['kernel']} | {'PASS' if s['correct'] else 'FAIL ' + cell(s['reason'])} | "
+                   f"{s['reference_ms']:.4f} ms | {s['solution_ms']:.4f} ms | {s['measured_speedup']:.2f}x | "
+                   f"{s['predicted_speedup']:.2f}x |")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--w1", required=True)
+    ap.add_argument("--one-gpu")
+    a = ap.parse_args()
+    w1 = json.load(open(a.w1))
+    print(f"**World 1** ({w1['suite']['world']} rank, {w1['suite']['m']}x{w1['suite']['n']} {w1['suite']['dtype']}; "
+          f"bound on {w1['machine']['name']}): {summary(w1)}.\n")
+    print(suite_table(w1, "PKB reference"))
+    if a.one_gpu:
+        og = json.load(open(a.one_gpu))
+        print(f"\n**N = {og['suite']['world']} through the one-GPU mode** (rank 0 of {og['suite']['world']} on the one GPU; "
+              f"bound and designs on {og['machine']['name']}): {summary(og)}. The reference column is PKB's one-GPU "
+              "time plus NCCL's collectives as modelled (`designs.reference_us`), what the gap and the speed-up are "
+              "against.\n")
+        print(suite_table(og, "reference (one GPU + modelled NCCL)"))
+    print("\n**PKB's eval of Parascope's solutions at world 1** (one rank: every collective is a local copy, so "
+          "these are world-1 numbers, not the multi-GPU ones the kernels are for; the predicted speed-up was written "
+          "by `pkb solutions` before the eval ran):\n")
+    print(eval_table(w1))
+
+
+if __name__ == "__main__":
+    main()
