@@ -279,3 +279,16 @@ TEST_CASE("Kineto GPU details: peer copies, syncs, NCCL Seq and peers, External 
   for (const Flow& f : t.flows) launches += f.kind == FlowKind::kLaunch;
   CHECK(launches == 1);
 }
+
+TEST_CASE("Kineto: an MTIA process's events are said to be a non-CUDA accelerator's, not silently CPU threads", "[io][kineto]") {
+  // the shape of HTA's MTIA traces: process "MTIA 9" with mtia_ccp_events slices
+  const Trace t = import_text(R"({"traceEvents": [
+    {"ph": "M", "name": "process_name", "pid": 9, "tid": 0, "args": {"name": "MTIA 9"}},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "job", "pid": 9, "tid": 3, "ts": 10, "dur": 5},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "job", "pid": 9, "tid": 3, "ts": 20, "dur": 5},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]})");
+  REQUIRE(t.warnings.size() == 1);
+  CHECK_THAT(t.warnings[0], Catch::EndsWith("process 'MTIA 9' holds 2 slices of a non-CUDA accelerator, shown as its CPU "
+                                             "threads (Parascope reads CUDA and ROCm GPUs as devices)"));
+  CHECK(t.devices.empty());
+}

@@ -114,6 +114,7 @@ void Importer::finish(const ChromeJsonStats& stats) {
     if (auto s = pid_sort_.find(proc.pid); s != pid_sort_.end()) proc.sort_index = s->second;
     if (proc.name.empty()) proc.name = proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid);
   }
+  warn_other_accelerators();
   // This file's rows only: tracks can be shared with earlier files of the same worker.
   if (offset != 0) {
     for (uint32_t t = 0; t < first_row_.size(); ++t) {
@@ -281,6 +282,28 @@ std::span<const Arg> Importer::merged_args(uint32_t begin_set, const RawEvent& e
   for (const Arg& a : collect_args(end_event, 0)) all.push_back(a);
   args_.swap(all);
   return args_;
+}
+
+// Kineto writes the events of accelerators other than CUDA and ROCm GPUs (Meta's MTIA, and the
+// like) on a process named after the device ("MTIA 9"), with categories this reader does not know:
+// they become CPU threads of that process. Say so, once per such process, rather than show 0 devices
+// without a word.
+void Importer::warn_other_accelerators() {
+  static constexpr std::string_view kLabels[] = {"MTIA", "TPU", "HPU", "XPU", "NPU", "IPU"};
+  const Trace& tr = b_.trace();
+  for (uint32_t p : w_.processes) {
+    const std::string& name = tr.processes[p].name;
+    bool accel = false;
+    for (std::string_view l : kLabels)
+      accel = accel || (name.size() > l.size() && name.compare(0, l.size(), l) == 0 && name[l.size()] == ' ');
+    if (!accel) continue;
+    size_t slices = 0;
+    for (const Track& t : tr.tracks)
+      if (t.key.process == p && t.key.device < 0) slices += t.slices.start.size();
+    if (slices)
+      b_.warn(path_ + ": process '" + name + "' holds " + std::to_string(slices) +
+              " slices of a non-CUDA accelerator, shown as its CPU threads (Parascope reads CUDA and ROCm GPUs as devices)");
+  }
 }
 
 }  // namespace parascope::kineto

@@ -118,6 +118,7 @@ class Importer final : public ChromeJsonHandler {
   void finish(const ChromeJsonStats& stats);
 
  private:
+  void warn_other_accelerators();  // processes of MTIA and other non-GPU accelerators: one warning each
   struct Thread {
     ThreadKey key;
     uint32_t cpu_track = kNoTrack;
