@@ -63,6 +63,8 @@ SuiteReport build_suite_report(const std::string& suite_dir, const ReportOptions
   std::stable_sort(r.tasks.begin(), r.tasks.end(), [](const TaskReport& a, const TaskReport& b) {
     const double ga = a.bound.gap, gb = b.bound.gap;
     if ((ga > 0) != (gb > 0)) return ga > 0;
+    // a bound that leaves ops' work out is too low and its gap too large: those tasks after the others
+    if (a.bound.complete != b.bound.complete) return a.bound.complete;
     if (ga != gb) return ga > gb;
     return a.record.id < b.record.id;
   });

@@ -56,6 +56,7 @@ TaskBound task_bound(const TaskOps& ops, double reference_s, const Topology& mac
   } else {
     b.note = "no FLOPs, bytes or collectives known for this task";
   }
+  b.complete = ops.without_shapes == 0;
   if (ops.without_shapes > 0)
     b.note = std::to_string(ops.without_shapes) + " of " + std::to_string(ops.with_shapes + ops.without_shapes) +
              " compute/memory ops have no shape: the bound leaves their work out";

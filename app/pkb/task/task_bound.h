@@ -29,6 +29,7 @@ struct TaskBound {
   Resource binds = Resource::kUnknown;
   double reference_s = 0;
   double gap = 0;                               // reference / bound; 0 when either is unknown
+  bool complete = true;                         // every compute/memory op's work is known (else the bound leaves some out)
   RooflineCeilings ceilings;
   std::string note;
 };
