@@ -15,13 +15,15 @@ namespace parascope::pkb {
 
 namespace fs = std::filesystem;
 
-Topology report_machine(const std::string& choice, const std::string& preset_dir, const std::string& sample_trace) {
+Topology report_machine(const std::string& choice, const std::string& preset_dir, const std::string& sample_trace,
+                        int32_t world) {
   if (choice != "auto") return load_machine(choice, preset_dir);
   if (!sample_trace.empty()) {
     try {  // the machine every verb would choose for this trace (trace/core/machine_choice.h)
       const Trace t = load_trace({sample_trace});
       MachineRequest request;
       request.simulate = true;
+      request.gpus = world;
       const MachineChoice c = choose_machine(t, load_presets(preset_dir), request);
       if (!c.topology.nodes.empty()) return c.topology;
     } catch (const std::exception&) {
@@ -45,7 +47,7 @@ SuiteReport build_suite_report(const std::string& suite_dir, const ReportOptions
   for (const TaskRecord& t : records)
     if (t.status == TaskStatus::kOk && sample.empty()) sample = task_trace_path(p.task_dir(t.stem), t);
   AnalysisContext ctx;
-  ctx.machine = report_machine(o.machine, o.preset_dir, sample);
+  ctx.machine = report_machine(o.machine, o.preset_dir, sample, r.suite.world);
   std::vector<Topology> others;
   for (const std::string& n : machine_presets(o.preset_dir)) others.push_back(load_machine(n, o.preset_dir));
   ctx.ceilings = ceilings_with_datasheet(ctx.machine, others);

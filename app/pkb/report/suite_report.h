@@ -40,9 +40,11 @@ struct ReportOptions {
 // InputError when the folder is not a suite.
 SuiteReport build_suite_report(const std::string& suite_dir, const ReportOptions& o);
 
-// The machine `auto` picks for a trace: the preset with its GPU model and count (else the fewest
-// GPUs above), h200x2 when no trace can be read.
-Topology report_machine(const std::string& choice, const std::string& preset_dir, const std::string& sample_trace);
+// The machine `auto` picks for a trace (choose_machine, trace/core/machine_choice.h): a preset with
+// its GPU model and at least `world` GPUs (a one-GPU recording of rank 0 of N needs N), h200x2
+// when no trace can be read.
+Topology report_machine(const std::string& choice, const std::string& preset_dir, const std::string& sample_trace,
+                        int32_t world = 0);
 
 DataTable suite_table(const SuiteReport& r);
 DataTable operations_table(const TaskReport& t);
