@@ -60,7 +60,7 @@ int run_subcommand(const std::string& name, const std::vector<std::string>& args
     const Options opts(args, specs);
     const int have = GpuContext::available_gpus();
     if (have < min_gpus) {
-      std::fprintf(stderr, "parascope-bench %s: needs %d GPUs with peer access, found %d: skipped\n", name.c_str(), min_gpus, have);
+      std::fprintf(stderr, "SKIPPED: parascope-bench %s needs %d GPUs with peer access, found %d\n", name.c_str(), min_gpus, have);
       return kExitSkip;
     }
     return body(opts);

@@ -5,7 +5,7 @@
 set -eu
 cli=$1 bench=$2 dump=$3
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q "^GPU 0"; then
-  echo "no GPU: skipped"
+  echo "SKIPPED: no GPU (nvidia-smi lists no GPU 0)"
   exit 77
 fi
 dir=$(mktemp -d)
