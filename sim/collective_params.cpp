@@ -6,8 +6,8 @@ namespace parascope::sim {
 
 namespace {
 
-constexpr std::string_view kOps[] = {"allreduce", "allgather", "reducescatter", "alltoall",
-                                     "sendrecv",  "allgather_gemm", "gemm_reducescatter", "gemm"};
+constexpr std::string_view kOps[] = {"allreduce", "allgather",      "reducescatter",      "alltoall", "sendrecv",
+                                     "send",      "allgather_gemm", "gemm_reducescatter", "gemm"};
 constexpr std::string_view kAlgorithms[] = {"ring", "tree", "one_shot", "two_shot", "nvls"};
 constexpr std::string_view kProtocols[] = {"auto", "simple", "ll128", "ll"};
 

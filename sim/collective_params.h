@@ -14,7 +14,7 @@
 namespace parascope::sim {
 
 // workload_ops(), in that order.
-enum class WorkloadOp : uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv, kAllGatherGemm, kGemmReduceScatter, kGemm };
+enum class WorkloadOp : uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv, kSend, kAllGatherGemm, kGemmReduceScatter, kGemm };
 // The knob algorithm's choices, in the registry's order.
 enum class Algorithm : uint8_t { kRing, kTree, kOneShot, kTwoShot, kNvls };
 // The knob protocol's choices, in the registry's order.
