@@ -48,6 +48,7 @@ CollectiveParams resolve_params(std::string_view op, const KnobSettings& k, cons
   p.window = static_cast<uint32_t>(k.get_int("window"));
   p.step_granularity = k.get_enum("granularity") == "step";
   p.chunk_bytes = static_cast<double>(k.get_int("chunk_bytes"));
+  p.chunk_bytes_set = k.is_set("chunk_bytes");
   p.threads_per_channel = static_cast<double>(k.get_int("threads_per_channel"));
   p.ll_max_bytes = static_cast<double>(k.get_int("ll_max_bytes"));
   p.ll128_max_bytes = static_cast<double>(k.get_int("ll128_max_bytes"));

@@ -41,6 +41,7 @@ struct CollectiveParams {
   uint32_t window = 0;
   bool step_granularity = false;           // granularity=step: one message per channel and step
   double chunk_bytes = 0;
+  bool chunk_bytes_set = false;
   double threads_per_channel = 0;
   double ll_max_bytes = 0, ll128_max_bytes = 0;
   bool nccl_profile = true;

@@ -31,6 +31,9 @@ double ring_weight(CollectiveOp op, int n) {
 // (docs/accuracy.md) is 6.1 us measured, 6.3 us with 4, 3.8 us with 2.
 constexpr double kLlWire = 4.0;
 
+// NCCL's P2P chunk over NVLink (NCCL_P2P_NVL_CHUNKSIZE's default): a send's pipeline step.
+constexpr double kNcclP2pChunkBytes = 512.0 * 1024;
+
 // The NCCL profile's curve an op runs on: a one-direction send on send/recv's (the block that an
 // exchange splits between its two sides, measured on exchanges).
 std::string_view profile_op(WorkloadOp op) { return op == WorkloadOp::kSend ? to_string(WorkloadOp::kSendRecv) : to_string(op); }
@@ -587,11 +590,15 @@ void Builder::sendrecv(StepCtx& s, double bytes) {
 void Builder::send_one_way(StepCtx& s, double bytes) {
   if (s.n % 2) fail(s, "send pairs rank 2k with rank 2k+1: needs an even number of GPUs, got " + std::to_string(s.n));
   const double slice = bytes / s.channels;
-  const uint32_t chunks = chunks_for(s, slice);
+  // NCCL pipelines P2P in its own chunks (NCCL_P2P_NVL_CHUNKSIZE, 512 KiB), unless chunk_bytes is set.
+  StepCtx chunked = s;
+  if (s.nccl && !s.p.chunk_bytes_set) chunked.p.chunk_bytes = kNcclP2pChunkBytes;
+  const uint32_t chunks = chunks_for(chunked, slice);
   for (uint32_t ch = 0; ch < s.channels; ++ch) {
     for (int r = 0; r + 1 < s.n; r += 2) {
       const uint32_t from = comm_actor(s, r, ch, 1, 1), to = comm_actor(s, r + 1, ch, 1, 1);
       const uint32_t c = connect(s, from, to, 1.0, 0.0);
+      w_.connections[c].window = 1;  // the block writes its chunks one after another (FIFO slots are credits)
       const int32_t g = s.gpus[r + 1];
       PutSpec copy_out;
       copy_out.actor = to;
