@@ -6,8 +6,8 @@ namespace parascope::sim {
 
 namespace {
 
-constexpr std::string_view kOps[] = {"allreduce", "allgather", "reducescatter", "alltoall",
-                                     "sendrecv",  "allgather_gemm", "gemm_reducescatter", "gemm"};
+constexpr std::string_view kOps[] = {"allreduce", "allgather",      "reducescatter",      "alltoall", "sendrecv",
+                                     "send",      "allgather_gemm", "gemm_reducescatter", "gemm"};
 constexpr std::string_view kAlgorithms[] = {"ring", "tree", "one_shot", "two_shot", "nvls"};
 constexpr std::string_view kProtocols[] = {"auto", "simple", "ll128", "ll"};
 
@@ -48,6 +48,7 @@ CollectiveParams resolve_params(std::string_view op, const KnobSettings& k, cons
   p.window = static_cast<uint32_t>(k.get_int("window"));
   p.step_granularity = k.get_enum("granularity") == "step";
   p.chunk_bytes = static_cast<double>(k.get_int("chunk_bytes"));
+  p.chunk_bytes_set = k.is_set("chunk_bytes");
   p.threads_per_channel = static_cast<double>(k.get_int("threads_per_channel"));
   p.ll_max_bytes = static_cast<double>(k.get_int("ll_max_bytes"));
   p.ll128_max_bytes = static_cast<double>(k.get_int("ll128_max_bytes"));

@@ -14,7 +14,7 @@
 namespace parascope::sim {
 
 // workload_ops(), in that order.
-enum class WorkloadOp : uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv, kAllGatherGemm, kGemmReduceScatter, kGemm };
+enum class WorkloadOp : uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv, kSend, kAllGatherGemm, kGemmReduceScatter, kGemm };
 // The knob algorithm's choices, in the registry's order.
 enum class Algorithm : uint8_t { kRing, kTree, kOneShot, kTwoShot, kNvls };
 // The knob protocol's choices, in the registry's order.
@@ -41,6 +41,7 @@ struct CollectiveParams {
   uint32_t window = 0;
   bool step_granularity = false;           // granularity=step: one message per channel and step
   double chunk_bytes = 0;
+  bool chunk_bytes_set = false;
   double threads_per_channel = 0;
   double ll_max_bytes = 0, ll128_max_bytes = 0;
   bool nccl_profile = true;

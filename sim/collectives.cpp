@@ -31,6 +31,13 @@ double ring_weight(CollectiveOp op, int n) {
 // (docs/accuracy.md) is 6.1 us measured, 6.3 us with 4, 3.8 us with 2.
 constexpr double kLlWire = 4.0;
 
+// NCCL's P2P chunk over NVLink (NCCL_P2P_NVL_CHUNKSIZE's default): a send's pipeline step.
+constexpr double kNcclP2pChunkBytes = 512.0 * 1024;
+
+// The NCCL profile's curve an op runs on: a one-direction send on send/recv's (the block that an
+// exchange splits between its two sides, measured on exchanges).
+std::string_view profile_op(WorkloadOp op) { return op == WorkloadOp::kSend ? to_string(WorkloadOp::kSendRecv) : to_string(op); }
+
 TimePs ns_to_ps_round(double ns) { return static_cast<TimePs>(std::llround(ns * kPsPerNs)); }
 
 Op send(uint32_t conn, double bytes = kChunkBytes) { return Op{OpKind::kSend, conn, bytes, 0, 0, 0}; }
@@ -121,6 +128,7 @@ class Builder {
   void direct(StepCtx& s, DirectKind kind, double bytes, bool ll);
   void nvls(StepCtx& s, double bytes);
   void sendrecv(StepCtx& s, double bytes);
+  void send_one_way(StepCtx& s, double bytes);
   void alltoall(StepCtx& s, double bytes);
   void fused(StepCtx& s, bool allgather_first);
   void gemm(StepCtx& s);
@@ -571,6 +579,45 @@ void Builder::sendrecv(StepCtx& s, double bytes) {
   }
 }
 
+// Send, one direction: rank 2k sends `bytes` to rank 2k+1, which only receives (a pipeline stage
+// handing on its activations). NCCL gives an exchange's block half its warps for each side
+// (device/sendrecv.h) and a send or a receive alone the whole block, so here each side's agent
+// carries only its own direction, at the per-channel rate the exchange rows fitted for the block;
+// the links and the mechanism port, one direction loaded, bound the push. NCCL's P2P path over NVLink
+// without registered buffers: the sender's block writes a chunk into the receiver's FIFO, the
+// receiver's block copies it out once it has arrived, at the cost the exchange's fit charges the
+// receive side (recv weight 1, HBM read and write), so the last chunk's copy-out is a tail.
+void Builder::send_one_way(StepCtx& s, double bytes) {
+  if (s.n % 2) fail(s, "send pairs rank 2k with rank 2k+1: needs an even number of GPUs, got " + std::to_string(s.n));
+  const double slice = bytes / s.channels;
+  // NCCL pipelines P2P in its own chunks (NCCL_P2P_NVL_CHUNKSIZE, 512 KiB), unless chunk_bytes is set.
+  StepCtx chunked = s;
+  if (s.nccl && !s.p.chunk_bytes_set) chunked.p.chunk_bytes = kNcclP2pChunkBytes;
+  const uint32_t chunks = chunks_for(chunked, slice);
+  for (uint32_t ch = 0; ch < s.channels; ++ch) {
+    for (int r = 0; r + 1 < s.n; r += 2) {
+      const uint32_t from = comm_actor(s, r, ch, 1, 1), to = comm_actor(s, r + 1, ch, 1, 1);
+      const uint32_t c = connect(s, from, to, 1.0, 0.0);
+      w_.connections[c].window = 1;  // the block writes its chunks one after another (FIFO slots are credits)
+      const int32_t g = s.gpus[r + 1];
+      PutSpec copy_out;
+      copy_out.actor = to;
+      copy_out.mechanism = s.p.mechanism;
+      copy_out.sources = {g};
+      copy_out.destinations = {g};
+      copy_out.local = true;
+      copy_out.hbm_weight = 2.0;
+      copy_out.weight = 1.0;
+      w_.puts.push_back(copy_out);
+      const auto p = static_cast<uint32_t>(w_.puts.size() - 1);
+      prog(from).head = {send(slot(from, c))};
+      prog(to).head = {recv(slot(to, c)), put(slot(to, p))};
+      set_chunks(from, chunks, slice);
+      set_chunks(to, chunks, slice);
+    }
+  }
+}
+
 // All-to-all as NCCL runs it: grouped send/recv of piece p to rank p on every channel, the rank's own
 // piece copied locally by the same kernel.
 void Builder::alltoall(StepCtx& s, double bytes) {
@@ -729,8 +776,8 @@ void Builder::use_nccl_profile(StepCtx& s) const {
   if (ring_coll && (p.protocol == Protocol::kSimple || p.protocol == Protocol::kLl)) s.nccl_ll = p.protocol == Protocol::kLl;
   s.nccl_channels = ring_coll ? s.nccl->channels_for(buffer) : s.nccl->channels;
   if (s.nccl_channels > 0 && !p.channels_set) s.channels = s.nccl_channels;
-  s.nccl_step_bytes = (p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kSendRecv) ? s.payload : s.payload / s.n;
-  s.nccl_rate = s.nccl->rate_for(to_string(p.op), s.nccl_step_bytes, s.nccl_ll);
+  s.nccl_step_bytes = (p.op == WorkloadOp::kAllGather || p.op == WorkloadOp::kSendRecv || p.op == WorkloadOp::kSend) ? s.payload : s.payload / s.n;
+  s.nccl_rate = s.nccl->rate_for(profile_op(p.op), s.nccl_step_bytes, s.nccl_ll);
 }
 
 // Protocol: LL and LL128 carry flags inside every line, so the links and the SMs move more than the
@@ -782,7 +829,7 @@ void Builder::begin_repeat(StepCtx& s) {
     SmTransferModel linear = ldst;
     linear.cap_bytes_per_s = 0;
     const double per_sm = ldst.per_sm_bytes_per_s > 0 ? sm_model_rate(linear, 1, s.p.threads_per_channel) : 0;
-    const double profile_rate = s.nccl->rate_for(to_string(s.p.op), s.nccl_step_bytes, s.nccl_ll);
+    const double profile_rate = s.nccl->rate_for(profile_op(s.p.op), s.nccl_step_bytes, s.nccl_ll);
     double r = profile_rate * s.nccl_channels / s.channels;
     if (per_sm > 0) r = std::min(r, std::max(per_sm, profile_rate));
     s.nccl_rate = r;
@@ -825,6 +872,10 @@ void Builder::generate(StepCtx& s, CollectiveSpec& spec) {
       spec.op = CollectiveOp::kSendRecv;
       sendrecv(s, s.bytes);
       break;
+    case WorkloadOp::kSend:
+      spec.op = CollectiveOp::kSendRecv;
+      send_one_way(s, s.bytes);
+      break;
     case WorkloadOp::kAllGatherGemm:
     case WorkloadOp::kGemmReduceScatter: {
       const bool ag = p.op == WorkloadOp::kAllGatherGemm;
@@ -865,7 +916,7 @@ void Builder::order_on_stream(StepCtx& s, uint32_t stream) {
       std::vector<Op> pre;
       if (prev != last_.end()) pre.push_back(wait(slot(a, prev->second.first), prev->second.second, 0));
       const double latency = !s.nccl ? p_.gpu(g).kernel_latency_ns + (p.direct_kernel() ? p_.gpu(g).block_latency_ns * (s.channels - 1.0) : 0.0)
-                             : (p.op == WorkloadOp::kSendRecv || p.op == WorkloadOp::kAllToAll) ? s.nccl->p2p_latency_ns
+                             : (p.op == WorkloadOp::kSendRecv || p.op == WorkloadOp::kSend || p.op == WorkloadOp::kAllToAll) ? s.nccl->p2p_latency_ns
                              : p.algorithm == Algorithm::kRing
                                  ? s.nccl->collective_cost_ns(s.nccl_ll, p.op == WorkloadOp::kAllReduce ? 2 * (s.n - 1) : s.n - 1)
                                  : s.nccl->collective_latency_ns;
@@ -882,8 +933,8 @@ void Builder::order_on_stream(StepCtx& s, uint32_t stream) {
 }  // namespace
 
 const std::vector<std::string>& workload_ops() {
-  static const std::vector<std::string> ops = {"allreduce", "allgather",      "reducescatter",      "alltoall",
-                                               "sendrecv",  "allgather_gemm", "gemm_reducescatter", "gemm"};
+  static const std::vector<std::string> ops = {"allreduce", "allgather",      "reducescatter",      "alltoall", "sendrecv",
+                                               "send",      "allgather_gemm", "gemm_reducescatter", "gemm"};
   return ops;
 }
 
@@ -893,7 +944,7 @@ std::string canonical_op(std::string_view name) {
     if (c != '_' && c != '-' && c != '+') s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const std::map<std::string, std::string> aliases = {
       {"allreduce", "allreduce"},       {"allgather", "allgather"},          {"reducescatter", "reducescatter"},
-      {"alltoall", "alltoall"},         {"sendrecv", "sendrecv"},            {"send", "sendrecv"},
+      {"alltoall", "alltoall"},         {"sendrecv", "sendrecv"},            {"send", "send"},
       {"p2p", "sendrecv"},              {"allgathergemm", "allgather_gemm"}, {"aggemm", "allgather_gemm"},
       {"gemmreducescatter", "gemm_reducescatter"}, {"gemmrs", "gemm_reducescatter"}, {"gemm", "gemm"},
       {"matmul", "gemm"}};

@@ -341,3 +341,46 @@ TEST_CASE("Direct kernels: the reduce-scatter pull reads its own input beside th
   // measured (heldout/collectives_mid.json): 7.28 / 7.18 us bf16 / fp32; the model 8.2 us (+13-14 %)
   CHECK(pull / 1e6 == Approx(8.2).margin(0.15));
 }
+
+TEST_CASE("NCCL profile: a one-direction send loads one direction, the exchange both (issue 20 item 5)", "[sim][accuracy]") {
+  // The preset's send/recv curve is fitted on exchanges (both ranks send at once: the harness's
+  // ncclSend + ncclRecv per rank, batch_isend_irecv in the capture), whose block NCCL splits between
+  // its two sides. `send` is one direction: rank 0's block only pushes, rank 1's only copies out, so
+  // each agent carries one direction and the push runs against the mechanism port alone. Large
+  // messages then gain the block's share (the exchange is block-bound at 64-256 MiB), 1 GiB only the
+  // port's reverse-traffic share (both are port-bound there); small ones (one chunk) gain nothing.
+  const Topology t = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
+  auto run = [&](const std::string& spec) {
+    SimulationInput in;
+    in.topology = t;
+    in.steps = parse_workload_spec(spec);
+    return run_simulation(in).summary;
+  };
+  auto link_bytes = [](const SimSummary& s, const std::string& name) {
+    for (const auto& r : s.resources)
+      if (r.name == name) return r.bytes;
+    return -1.0;
+  };
+  const double mib = 1024.0 * 1024;
+  for (const double b : {64 * mib, 256 * mib, 1024 * mib}) {
+    const std::string size = "bytes=" + std::to_string(static_cast<int64_t>(b)) + ",gpus=2";
+    const SimSummary ex = run("sendrecv:" + size), one = run("send:" + size);
+    CAPTURE(b / mib);
+    // The exchange carries the payload both ways, the send one way only.
+    CHECK(link_bytes(ex, "gpu0->nvswitch") == Approx(b));
+    CHECK(link_bytes(ex, "gpu1->nvswitch") == Approx(b));
+    CHECK(link_bytes(one, "gpu0->nvswitch") == Approx(b));
+    CHECK(link_bytes(one, "gpu1->nvswitch") <= 0);
+    const double speedup = static_cast<double>(ex.makespan) / static_cast<double>(one.makespan);
+    // One direction alone never exceeds the LD/ST port's one-way cap (365 GB/s in the preset).
+    const double algbw = b / (static_cast<double>(one.makespan) * 1e-12);
+    CHECK(algbw < gpu0(t).ldst.cap_bytes_per_s);
+    if (b < 1000 * mib) CHECK(speedup > 1.10);  // block-bound exchange: 259 us -> 212 us at 64 MiB
+    else CHECK((speedup > 1.01 && speedup < 1.05));  // both port-bound: the reverse weight's 3 %
+  }
+  // One chunk per channel: the send pushes then copies out what the exchange's block did at once.
+  CHECK(run("send:bytes=1MiB,gpus=2").makespan == run("sendrecv:bytes=1MiB,gpus=2").makespan);
+  // Pairs: 2k -> 2k+1; an odd count has a rank without a peer.
+  CHECK_THROWS_WITH(build_workload(Platform::seal(t), parse_workload_spec("send:bytes=1MiB,gpus=1")),
+                    Catch::Contains("even number of GPUs"));
+}
