@@ -48,6 +48,7 @@
 #include "render/qstr.h"
 #include "trace/core/trace_machine.h"
 #include "gui/whatif_view.h"
+#include "gui/wheel_guard.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -74,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   build_docks();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) guard_wheel(d);  // the wheel scrolls forms
 
   status_ = new QLabel(tr("No trace loaded"), this);
   progress_ = new QProgressBar(this);

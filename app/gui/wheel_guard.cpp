@@ -1,0 +1,51 @@
+#include "gui/wheel_guard.h"
+
+#include <QAbstractSpinBox>
+#include <QAbstractSlider>
+#include <QComboBox>
+#include <QEvent>
+#include <QScrollBar>
+
+namespace parascope::gui {
+
+namespace {
+
+class WheelGuard : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* e) override {
+    if (e->type() != QEvent::Wheel) return false;
+    auto* w = static_cast<QWidget*>(watched);
+    if (w->hasFocus()) return false;
+    // ignored and filtered: QApplication offers the event to the parents in turn, up to the
+    // scroll area's viewport, which scrolls
+    e->ignore();
+    return true;
+  }
+};
+
+bool guarded_kind(QWidget* w) {
+  if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w)) return true;
+  // sliders, but not scroll bars: those scroll, which is what the wheel should do
+  return qobject_cast<QAbstractSlider*>(w) && !qobject_cast<QScrollBar*>(w);
+}
+
+}  // namespace
+
+void guard_wheel(QWidget* root) {
+  static const char* kGuarded = "parascope_wheel_guarded";
+  static const char* kGuardName = "parascope_wheel_guard";
+  QObject* guard = root->findChild<QObject*>(kGuardName, Qt::FindDirectChildrenOnly);
+  if (!guard) {
+    guard = new WheelGuard(root);
+    guard->setObjectName(kGuardName);
+  }
+  for (QWidget* w : root->findChildren<QWidget*>()) {
+    if (!guarded_kind(w) || w->property(kGuarded).toBool()) continue;
+    w->setFocusPolicy(Qt::StrongFocus);
+    w->installEventFilter(guard);
+    w->setProperty(kGuarded, true);
+  }
+}
+
+}  // namespace parascope::gui
