@@ -39,6 +39,7 @@
 #include "gui/link_view.h"
 #include "gui/overlap_view.h"
 #include "gui/pkb_suite_view.h"
+#include "gui/name_delegate.h"
 #include "gui/report_export.h"
 #include "gui/slice_details.h"
 #include "gui/diff_view.h"
@@ -205,10 +206,11 @@ void MainWindow::build_docks() {
   stats_view_->verticalHeader()->hide();
   stats_view_->verticalHeader()->setDefaultSectionSize(stats_view_->fontMetrics().height() + 6);
   stats_view_->setWordWrap(false);
-  stats_view_->setTextElideMode(Qt::ElideMiddle);
+  stats_view_->setItemDelegateForColumn(KernelStatsModel::kName, new NameDelegate(stats_view_));
   stats_view_->horizontalHeader()->setStretchLastSection(false);
-  stats_view_->setColumnWidth(KernelStatsModel::kName, 420);
-  stats_view_->setColumnWidth(KernelStatsModel::kCategory, 120);
+  stats_view_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::kName, QHeaderView::Stretch);
+  // the longest category with its colour swatch ("communication" was cut to "commu…ation")
+  stats_view_->setColumnWidth(KernelStatsModel::kCategory, stats_view_->fontMetrics().horizontalAdvance("communication") + 44);
   stats_view_->setToolTip(tr("Double-click a row to jump to the next slice of that kernel"));
   v->addWidget(stats_view_);
   stats_dock->setWidget(panel);

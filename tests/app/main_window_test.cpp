@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QStatusBar>
 #include <QLineEdit>
@@ -9,6 +10,7 @@
 #include <QPointingDevice>
 #include <QScrollBar>
 #include <QTableView>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -20,6 +22,7 @@
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
 #include "gui/main_window.h"
+#include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
 #include "app/sample_copy.h"
@@ -242,6 +245,48 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
   w2.timeline()->select(noted);
   REQUIRE(w2.details_html().contains("slow on rank 0?"));
 
+}
+
+TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
+  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  REQUIRE(w.raise_dock("stats", 300));
+  const test::SampleCopy copy("gui-names");
+  open_and_wait(w, {test::qpath(copy.path())});
+  QTableView* table = w.stats_view();
+  QHeaderView* header = table->horizontalHeader();
+  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
+  QTest::qWait(20);
+  int sum = 0;
+  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
+  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
+  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
+  // the category column holds "communication" with its swatch
+  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
+  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
+
+  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+  for (int width : {160, 200, 260, 330}) {
+    QSet<QString> shown;
+    for (const QString& n : names) {
+      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
+      INFO(width << ": " << s.toStdString());
+      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
+      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
+      shown.insert(s);
+    }
+    CHECK(shown.size() == 3);
+  }
+  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
+  QSet<QString> qt_elided;
+  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
+  CHECK(qt_elided.size() < 3);
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
