@@ -27,9 +27,11 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <set>
@@ -37,9 +39,9 @@
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
+#include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/pkb_suite_view.h"
-#include "gui/name_delegate.h"
 #include "gui/report_export.h"
 #include "gui/slice_details.h"
 #include "gui/diff_view.h"
@@ -48,6 +50,7 @@
 #include "gui/topology_view.h"
 #include "render/qstr.h"
 #include "trace/core/trace_machine.h"
+#include "gui/warnings_dialog.h"
 #include "gui/whatif_view.h"
 #include "gui/wheel_guard.h"
 #include "trace/core/summary.h"
@@ -86,7 +89,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setObjectName("load_cancel");  // the docks have Cancel buttons of their own
   cancel_->hide();
+  warnings_ = new QToolButton(this);
+  warnings_->setObjectName("load_warnings");
+  warnings_->setAutoRaise(true);
+  warnings_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  warnings_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  warnings_->hide();
+  connect(warnings_, &QToolButton::clicked, this, &MainWindow::show_warnings);
   statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(warnings_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
 
@@ -538,9 +549,13 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                        .arg(qstr(format_duration(s.end - s.start)))
                        .arg(loaded.load_seconds, 0, 'f', 2)
                        .arg(loaded.index_seconds, 0, 'f', 2)
-                       .arg(trace_->warnings.empty() ? QString() : tr("  (%1 warnings)").arg(trace_->warnings.size()))
+                       .arg(QString())  // the warnings: a button of their own (warnings_)
                        .arg(notes_msg)
                        .arg(others));
+  warnings_->setVisible(!trace_->warnings.empty());
+  warnings_->setText(trace_->warnings.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(trace_->warnings.size()));
+  warnings_->setToolTip(warnings_tooltip(trace_->warnings));
+  if (warnings_dialog_) warnings_dialog_->set_warnings(trace_->warnings);
   setWindowTitle(tr("Parascope — %1").arg(QFileInfo(inputs.front()).fileName()));
   remember_recent(inputs);
   emit trace_loaded();
@@ -720,6 +735,17 @@ void MainWindow::activate_stats_row(int row) {
 }
 
 QString MainWindow::details_html() const { return details_->toHtml(); }
+
+void MainWindow::show_warnings() {
+  if (!trace_) return;
+  if (!warnings_dialog_) {
+    warnings_dialog_ = new WarningsDialog(this);
+    warnings_dialog_->set_warnings(trace_->warnings);
+  }
+  warnings_dialog_->show();
+  warnings_dialog_->raise();
+  warnings_dialog_->activateWindow();
+}
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   QSettings settings;

@@ -21,6 +21,7 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTextBrowser;
+class QToolButton;
 
 namespace parascope::gui {
 
@@ -33,6 +34,7 @@ class PkbSuiteView;
 class RooflineView;
 class TimelineView;
 class TopologyView;
+class WarningsDialog;
 class WhatIfView;
 
 class MainWindow : public QMainWindow {
@@ -73,6 +75,10 @@ class MainWindow : public QMainWindow {
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
+  // The status bar's "N warnings" button (hidden when the trace loaded without any) and the list
+  // it opens: the trace's warnings, each with its file.
+  QToolButton* warnings_button() const { return warnings_; }
+  void show_warnings();
   // Writes the report (app/report) of the loaded trace to `path` (.html/.pdf), with the range
   // selection as an extra range and `whatif` knobs (KNOB=VALUE); the error, or empty on success.
   QString export_report(const QString& path, const QStringList& whatif = {});
@@ -129,6 +135,8 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
+  QToolButton* warnings_ = nullptr;
+  WarningsDialog* warnings_dialog_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* bookmarks_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;

@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QStatusBar>
 #include <QLineEdit>
@@ -15,6 +19,8 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <filesystem>
 
 #include "app/qt_app.h"
@@ -25,6 +31,8 @@
 #include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
+#include "gui/warnings_dialog.h"
+#include "cli/run_command.h"
 #include "app/sample_copy.h"
 #include "skip.h"
 #include "test_paths.h"
@@ -287,6 +295,106 @@ TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay di
   QSet<QString> qt_elided;
   for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
   CHECK(qt_elided.size() < 3);
+}
+
+TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
+  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  REQUIRE(w.raise_dock("stats", 300));
+  const test::SampleCopy copy("gui-names");
+  open_and_wait(w, {test::qpath(copy.path())});
+  QTableView* table = w.stats_view();
+  QHeaderView* header = table->horizontalHeader();
+  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
+  QTest::qWait(20);
+  int sum = 0;
+  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
+  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
+  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
+  // the category column holds "communication" with its swatch
+  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
+  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
+
+  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+  for (int width : {160, 200, 260, 330}) {
+    QSet<QString> shown;
+    for (const QString& n : names) {
+      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
+      INFO(width << ": " << s.toStdString());
+      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
+      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
+      shown.insert(s);
+    }
+    CHECK(shown.size() == 3);
+  }
+  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
+  QSet<QString> qt_elided;
+  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
+  CHECK(qt_elided.size() < 3);
+}
+
+TEST_CASE("The status bar's warnings open a list of the load's warnings, the ones `info` prints", "[app][gui][warnings]") {
+  // issue 18 item 6: "(10 warnings)" in the status bar could be neither clicked nor hovered
+  test::qt_app();
+  const test::InputCopy copy("gui-warnings", "resources/samples/record_torch_nccl_2xh200");
+  const auto cli = test::run_command(test::binary_path("app/cli/parascope-cli") + " info --json -q " + copy.path().string());
+  INFO(cli.err);
+  REQUIRE(cli.exit_code == 0);
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(cli.out));
+  QStringList expected;
+  for (const QJsonValue& v : doc.object().value("warnings").toArray()) expected << v.toString();
+  // the bundled sample: its command exited with status 1 and neither rank's file was closed
+  REQUIRE(expected.size() == 10);
+  REQUIRE(expected.filter("the recorded command exited with status 1").size() == 1);
+  REQUIRE(expected.filter("has no end index").size() == 2);
+
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  QToolButton* button = w.warnings_button();
+  REQUIRE(button);
+  REQUIRE(button->isVisible());
+  CHECK(button->text() == "10 warnings");
+  QString status;
+  for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (l->text().contains("GPUs")) status = l->text();
+  CHECK_FALSE(status.contains("warnings"));  // said once, by the button
+  // the tooltip: the first three, by file name, and how many more
+  CHECK(button->toolTip().startsWith("manifest.json: the recorded command exited with status 1\n"));
+  CHECK(button->toolTip().count('\n') == 3);
+  CHECK(button->toolTip().contains("and 7 more"));
+
+  QTest::mouseClick(button, Qt::LeftButton);
+  auto* dialog = w.findChild<gui::WarningsDialog*>("warnings_dialog");
+  REQUIRE(dialog);
+  CHECK(dialog->isVisible());
+  QTreeWidget* list = dialog->list();
+  REQUIRE(list->topLevelItemCount() == expected.size());
+  for (int i = 0; i < expected.size(); ++i) {
+    const QTreeWidgetItem* item = list->topLevelItem(i);
+    INFO(expected[i].toStdString());
+    CHECK(item->data(1, Qt::UserRole).toString() == expected[i]);
+    // the file column names the file the warning is about, the message column the rest
+    CHECK(expected[i] == item->toolTip(0) + ": " + item->text(1));
+    CHECK(item->text(0) == QFileInfo(item->toolTip(0)).fileName());
+    CHECK(item->text(0).endsWith(i == 0 ? ".json" : ".pstrace"));
+  }
+  CHECK(dialog->text() == expected.join('\n'));
+
+  SECTION("a trace without warnings hides the button") {
+    const test::SampleCopy clean("gui-warnings-none");
+    open_and_wait(w, {test::qpath(clean.path())});
+    CHECK_FALSE(button->isVisible());
+    CHECK(list->topLevelItemCount() == 0);
+  }
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
