@@ -131,7 +131,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // a relayout that changed nothing the notes keep (a resize) is not an edit
     if (!applying_notes_ && trace_ && !(timeline_->layout_options() == notes_.view)) {
       notes_.view = timeline_->layout_options();
-      schedule_notes_save();
+      notes_.save_view(view_key_, *trace_);  // the user's settings, never beside the trace
     }
   });
   notes_timer_.setSingleShot(true);
@@ -505,12 +505,15 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
     const QString who = proc.rank >= 0 ? QString("rank %1").arg(proc.rank) : QString("pid %1").arg(proc.pid);
     stats_device_->addItem(QString("%1 · GPU %2").arg(who).arg(trace_->devices[d].ordinal), static_cast<int>(d));
   }
-  // bookmarks, notes and the track tree's state from beside the trace
+  // bookmarks and notes from beside the trace
   notes_path_ = TraceNotes::path_for(inputs);
   QString notes_msg;
   if (notes_path_.isEmpty()) notes_ = TraceNotes{};
   else if (!notes_.load(notes_path_, *trace_)) notes_msg = tr("  (notes not read: %1)").arg(notes_.error());
   else if (notes_.unresolved) notes_msg = tr("  (%1 notes/tracks in the notes file are not in this trace)").arg(notes_.unresolved);
+  // the track tree's state from the user's settings (a notes file of before had it: kept there)
+  view_key_ = TraceNotes::view_key(inputs);
+  if (!notes_.load_view(view_key_, *trace_) && !(notes_.view == models::LayoutOptions{})) notes_.save_view(view_key_, *trace_);
   timeline_->apply_layout_options(notes_.view);
   timeline_->set_bookmarks(notes_.bookmarks);
   applying_notes_ = false;
@@ -646,7 +649,7 @@ bool MainWindow::raise_dock(const QString& name, int height) {
 bool MainWindow::show_first_view(const QString& find, bool expand_sm) {
   if (!trace_) return false;
   // a view, not an edit: no layout change here (zooming to an SM span unfolds its lanes, the
-  // expansion asked for) schedules a notes save, nor a later relayout that keeps it (a resize)
+  // expansion asked for) is saved as the trace's view, nor a later relayout that keeps it (a resize)
   applying_notes_ = true;
   find_->set_pattern(find, MatchMode::kSubstring);
   const EventRef r = find_->find_next();  // selects and zooms (FindBar::found)
@@ -707,11 +710,9 @@ bool MainWindow::save_notes() {
   notes_timer_.stop();
   if (!trace_ || notes_path_.isEmpty()) return false;
   notes_.bookmarks = timeline_->bookmarks();
-  notes_.view = timeline_->layout_options();
-  const bool empty = notes_.bookmarks.empty() && notes_.notes.empty() && notes_.view.hidden_tracks.empty() &&
-                     notes_.view.track_order.empty() && notes_.view.process_order.empty() && notes_.view.collapsed.empty() &&
-                     notes_.view.expanded_sm.empty() && notes_.unresolved == 0;
-  if (empty && !QFileInfo::exists(notes_path_)) return true;  // nothing to keep: leave no file behind
+  // only what the user added goes beside the trace (the view state is in the settings): looking
+  // around a read-only or shared folder writes nothing there
+  if (!notes_.has_file_content() && !QFileInfo::exists(notes_path_)) return true;
   if (!notes_.save(notes_path_, *trace_)) {
     status_->setText(notes_.error());
     return false;

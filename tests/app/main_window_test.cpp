@@ -22,6 +22,7 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <filesystem>
+#include <fstream>
 
 #include "app/qt_app.h"
 #include "bench/synthetic_trace.h"
@@ -31,6 +32,7 @@
 #include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
+#include "gui/trace_notes.h"
 #include "gui/warnings_dialog.h"
 #include "cli/run_command.h"
 #include "app/sample_copy.h"
@@ -215,7 +217,7 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
   }
 }
 
-TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and come back", "[app][gui]") {
+TEST_CASE("Bookmarks and notes are saved beside the trace, the track tree in the settings, and all come back", "[app][gui]") {
   test::qt_app();
   const test::SampleCopy copy("gui-notes");
   const QString input = test::qpath(copy.path());
@@ -239,6 +241,11 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
     w.timeline()->set_sm_expanded(0, true);
     REQUIRE(w.save_notes());
     REQUIRE(QFile::exists(notes_file));
+    QFile f(notes_file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    const QByteArray json = f.readAll();
+    CHECK(json.contains("slow on rank 0?"));
+    CHECK_FALSE(json.contains("\"view\""));  // the track tree is the user's, in the settings
   }
   gui::MainWindow w2;
   w2.set_interactive(false);
@@ -255,88 +262,59 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
 
 }
 
-TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
-  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
+TEST_CASE("Folding a rank writes nothing beside the trace; the fold comes back from the settings", "[app][gui]") {
+  // issue 18 item 11: folding a rank created TRACE.parascope-notes.json inside resources/samples/
   test::qt_app();
-  gui::MainWindow w;
-  w.set_interactive(false);
-  w.resize(1600, 900);
-  w.show();
-  REQUIRE(w.raise_dock("stats", 300));
-  const test::SampleCopy copy("gui-names");
-  open_and_wait(w, {test::qpath(copy.path())});
-  QTableView* table = w.stats_view();
-  QHeaderView* header = table->horizontalHeader();
-  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
-  QTest::qWait(20);
-  int sum = 0;
-  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
-  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
-  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
-  // the category column holds "communication" with its swatch
-  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
-  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
-
-  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
-  for (int width : {160, 200, 260, 330}) {
-    QSet<QString> shown;
-    for (const QString& n : names) {
-      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
-      INFO(width << ": " << s.toStdString());
-      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
-      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
-      shown.insert(s);
-    }
-    CHECK(shown.size() == 3);
+  const test::SampleCopy copy("gui-view-state");
+  const QString input = test::qpath(copy.path());
+  // qt_catch_main.cpp gave this process a settings folder of its own
+  const QString settings_file = QSettings().fileName();
+  INFO(settings_file.toStdString());
+  REQUIRE(settings_file.contains("parascope-test-settings-"));
+  size_t rows_folded = 0;
+  {
+    gui::MainWindow w;
+    w.set_interactive(false);
+    w.show();
+    open_and_wait(w, {input});
+    gui::TimelineView* view = w.timeline();
+    const size_t rows_open = view->layout().rows().size();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));  // rank 0's header
+    REQUIRE(view->layout().rows()[0].collapsed);
+    rows_folded = view->layout().rows().size();
+    REQUIRE(rows_folded < rows_open);
+    view->set_sm_expanded(1, true);
+    QTest::qWait(700);  // past the notes timer (400 ms)
+    REQUIRE(w.save_notes());  // and the window's close
   }
-  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
-  QSet<QString> qt_elided;
-  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
-  CHECK(qt_elided.size() < 3);
-}
+  CHECK_FALSE(QFile::exists(input + ".parascope-notes.json"));
+  size_t beside = 0;
+  for (const auto& e : std::filesystem::directory_iterator(copy.path().parent_path())) beside += e.path() != copy.path();
+  CHECK(beside == 0);  // nothing at all beside the trace
+  size_t inside = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(copy.path())) ++inside;
+  CHECK(inside == 2);  // rank0.json, rank1.json
+  QSettings settings;
+  const QString key = gui::TraceNotes::view_key({input});
+  REQUIRE(key.size() == 40);
+  CHECK(settings.value("trace_views/" + key + "/view").toString().contains("collapsed_processes"));
 
-TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
-  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
-  test::qt_app();
-  gui::MainWindow w;
-  w.set_interactive(false);
-  w.resize(1600, 900);
-  w.show();
-  REQUIRE(w.raise_dock("stats", 300));
-  const test::SampleCopy copy("gui-names");
-  open_and_wait(w, {test::qpath(copy.path())});
-  QTableView* table = w.stats_view();
-  QHeaderView* header = table->horizontalHeader();
-  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
-  QTest::qWait(20);
-  int sum = 0;
-  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
-  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
-  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
-  // the category column holds "communication" with its swatch
-  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
-  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
+  gui::MainWindow w2;
+  w2.set_interactive(false);
+  w2.show();
+  open_and_wait(w2, {input});
+  CHECK(w2.timeline()->layout().rows()[0].collapsed);
+  CHECK(w2.timeline()->layout_options().expanded_sm.count(1) == 1);
 
-  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
-  for (int width : {160, 200, 260, 330}) {
-    QSet<QString> shown;
-    for (const QString& n : names) {
-      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
-      INFO(width << ": " << s.toStdString());
-      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
-      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
-      shown.insert(s);
-    }
-    CHECK(shown.size() == 3);
+  SECTION("a changed trace (another size) starts unfolded") {
+    std::ofstream(copy.path() / "rank1.json", std::ios::app) << ' ';  // one byte more, still valid JSON
+    CHECK(gui::TraceNotes::view_key({input}) != key);
   }
-  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
-  QSet<QString> qt_elided;
-  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
-  CHECK(qt_elided.size() < 3);
+  SECTION("a bookmark is what writes the file") {
+    w2.timeline()->add_bookmark(w2.timeline()->index()->start() + 1000, "here");
+    REQUIRE(w2.save_notes());
+    CHECK(QFile::exists(input + ".parascope-notes.json"));
+  }
 }
 
 TEST_CASE("The status bar's warnings open a list of the load's warnings, the ones `info` prints", "[app][gui][warnings]") {
@@ -395,6 +373,48 @@ TEST_CASE("The status bar's warnings open a list of the load's warnings, the one
     CHECK_FALSE(button->isVisible());
     CHECK(list->topLevelItemCount() == 0);
   }
+}
+
+TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
+  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  REQUIRE(w.raise_dock("stats", 300));
+  const test::SampleCopy copy("gui-names");
+  open_and_wait(w, {test::qpath(copy.path())});
+  QTableView* table = w.stats_view();
+  QHeaderView* header = table->horizontalHeader();
+  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
+  QTest::qWait(20);
+  int sum = 0;
+  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
+  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
+  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
+  // the category column holds "communication" with its swatch
+  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
+  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
+
+  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+  for (int width : {160, 200, 260, 330}) {
+    QSet<QString> shown;
+    for (const QString& n : names) {
+      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
+      INFO(width << ": " << s.toStdString());
+      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
+      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
+      shown.insert(s);
+    }
+    CHECK(shown.size() == 3);
+  }
+  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
+  QSet<QString> qt_elided;
+  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
+  CHECK(qt_elided.size() < 3);
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
