@@ -1,10 +1,13 @@
 #include "gui/wheel_guard.h"
 
+#include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
 #include <QAbstractSlider>
 #include <QComboBox>
 #include <QEvent>
+#include <QCoreApplication>
 #include <QScrollBar>
+#include <QWheelEvent>
 
 namespace parascope::gui {
 
@@ -17,9 +20,18 @@ class WheelGuard : public QObject {
     if (e->type() != QEvent::Wheel) return false;
     auto* w = static_cast<QWidget*>(watched);
     if (w->hasFocus()) return false;
-    // ignored and filtered: QApplication offers the event to the parents in turn, up to the
-    // scroll area's viewport, which scrolls
-    e->ignore();
+    // to the scroll area that holds it, explicitly: Qt passes a wheel event on to the parents only
+    // when it came from the window system
+    const auto* wheel = static_cast<QWheelEvent*>(e);
+    for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+      if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+        QWheelEvent copy(area->viewport()->mapFromGlobal(wheel->globalPosition()), wheel->globalPosition(), wheel->pixelDelta(),
+                         wheel->angleDelta(), wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(),
+                         wheel->source(), wheel->pointingDevice());
+        QCoreApplication::sendEvent(area->viewport(), &copy);
+        return true;
+      }
+    e->ignore();  // no scroll area: the parents may have it (a real wheel event goes on to them)
     return true;
   }
 };

@@ -10,8 +10,8 @@ namespace parascope::gui {
 
 // Guards every combo box, spin box and slider under `root` that exists now: their focus policy
 // becomes Qt::StrongFocus (the wheel no longer gives them focus) and a wheel event that reaches one
-// without focus is passed on to its parents (a scroll area's viewport scrolls). Call it again after
-// adding such widgets.
+// without focus goes to the scroll area holding it, which scrolls. Call it again after adding such
+// widgets.
 void guard_wheel(QWidget* root);
 
 }  // namespace parascope::gui
