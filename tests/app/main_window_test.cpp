@@ -262,7 +262,7 @@ TEST_CASE("Bookmarks and notes are saved beside the trace, the track tree in the
 
 }
 
-TEST_CASE("Folding a rank writes nothing beside the trace; the fold comes back from the settings", "[app][gui]") {
+TEST_CASE("Folding a rank writes nothing beside the trace and the fold comes back from the settings", "[app][gui]") {
   // issue 18 item 11: folding a rank created TRACE.parascope-notes.json inside resources/samples/
   test::qt_app();
   const test::SampleCopy copy("gui-view-state");
@@ -271,6 +271,7 @@ TEST_CASE("Folding a rank writes nothing beside the trace; the fold comes back f
   const QString settings_file = QSettings().fileName();
   INFO(settings_file.toStdString());
   REQUIRE(settings_file.contains("parascope-test-settings-"));
+  QSettings().remove("trace_views");  // each SECTION's run starts unfolded (one process runs them all)
   size_t rows_folded = 0;
   {
     gui::MainWindow w;
@@ -415,6 +416,10 @@ TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay di
   QSet<QString> qt_elided;
   for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
   CHECK(qt_elided.size() < 3);
+  // a label the column cuts (a rank's clock and its reason) is whole in its tooltip
+  const auto& rows = w.timeline()->layout().rows();
+  CHECK(w.timeline()->tooltip_at(QPoint(40, kRuler + 10)) == QString::fromStdString(rows[0].label).toHtmlEscaped());
+  CHECK(w.timeline()->tooltip_at(QPoint(40, kRuler + 10)).startsWith("rank 0"));
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {
