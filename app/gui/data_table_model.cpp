@@ -5,6 +5,8 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
+#include "gui/name_delegate.h"
+
 namespace parascope::gui {
 
 void DataTableModel::set_table(DataTable table) {
@@ -71,6 +73,16 @@ QTableView* make_data_table_view(DataTableModel* model, QWidget* parent, QSortFi
   t->verticalHeader()->hide();
   t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
   t->setWordWrap(false);
+  t->setItemDelegate(new NameDelegate(t));  // kernels keep their own names when cut
+  // a "kernel" column takes the width the numbers leave (its names are long, numbers are not)
+  auto stretch = [t, model] {
+    QHeaderView* h = t->horizontalHeader();
+    const auto& columns = model->table().columns;
+    for (int c = 0; c < h->count() && static_cast<size_t>(c) < columns.size(); ++c)
+      h->setSectionResizeMode(c, columns[static_cast<size_t>(c)].title == "kernel" ? QHeaderView::Stretch : QHeaderView::Interactive);
+  };
+  QObject::connect(model, &QAbstractItemModel::modelReset, t, stretch);
+  stretch();
   if (proxy) *proxy = p;
   return t;
 }

@@ -72,7 +72,6 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
     models_[i] = new DataTableModel(this);
     auto* t = make_data_table_view(models_[i], this, &proxies_[i], /*keep_model_order=*/true);  // the library's order until a header is clicked
     t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setTextElideMode(Qt::ElideMiddle);
     t->setToolTip(tr("Select a row to show it in both timelines"));
     connect(t->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, i](const QModelIndex& cur) {
       if (cur.isValid()) activate(i, proxies_[i]->mapToSource(cur).row());

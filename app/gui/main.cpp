@@ -12,7 +12,7 @@
 //   --dock-size PX     with --show: the last dock's height (bottom) or width (side)
 //   --pkb-suite DIR    open a ParallelKernelBench suite folder (`parascope-cli pkb run`) in the PKB
 //                      suite dock; with --screenshot, its first task (largest gap) and its trace
-// A first view is not an edit: the notes file beside the trace is not rewritten for it.
+// A first view is not an edit: the trace's view state in the settings is not rewritten for it.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>

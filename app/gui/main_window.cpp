@@ -27,9 +27,11 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <set>
@@ -37,6 +39,7 @@
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
+#include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/pkb_suite_view.h"
 #include "gui/report_export.h"
@@ -47,7 +50,9 @@
 #include "gui/topology_view.h"
 #include "render/qstr.h"
 #include "trace/core/trace_machine.h"
+#include "gui/warnings_dialog.h"
 #include "gui/whatif_view.h"
+#include "gui/wheel_guard.h"
 #include "trace/core/summary.h"
 
 namespace parascope::gui {
@@ -74,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   build_docks();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) guard_wheel(d);  // the wheel scrolls forms
 
   status_ = new QLabel(tr("No trace loaded"), this);
   progress_ = new QProgressBar(this);
@@ -83,7 +89,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setObjectName("load_cancel");  // the docks have Cancel buttons of their own
   cancel_->hide();
+  warnings_ = new QToolButton(this);
+  warnings_->setObjectName("load_warnings");
+  warnings_->setAutoRaise(true);
+  warnings_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  warnings_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  warnings_->hide();
+  connect(warnings_, &QToolButton::clicked, this, &MainWindow::show_warnings);
   statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(warnings_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
 
@@ -117,7 +131,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // a relayout that changed nothing the notes keep (a resize) is not an edit
     if (!applying_notes_ && trace_ && !(timeline_->layout_options() == notes_.view)) {
       notes_.view = timeline_->layout_options();
-      schedule_notes_save();
+      notes_.save_view(view_key_, *trace_);  // the user's settings, never beside the trace
     }
   });
   notes_timer_.setSingleShot(true);
@@ -203,10 +217,11 @@ void MainWindow::build_docks() {
   stats_view_->verticalHeader()->hide();
   stats_view_->verticalHeader()->setDefaultSectionSize(stats_view_->fontMetrics().height() + 6);
   stats_view_->setWordWrap(false);
-  stats_view_->setTextElideMode(Qt::ElideMiddle);
+  stats_view_->setItemDelegateForColumn(KernelStatsModel::kName, new NameDelegate(stats_view_));
   stats_view_->horizontalHeader()->setStretchLastSection(false);
-  stats_view_->setColumnWidth(KernelStatsModel::kName, 420);
-  stats_view_->setColumnWidth(KernelStatsModel::kCategory, 120);
+  stats_view_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::kName, QHeaderView::Stretch);
+  // the longest category with its colour swatch ("communication" was cut to "commu…ation")
+  stats_view_->setColumnWidth(KernelStatsModel::kCategory, stats_view_->fontMetrics().horizontalAdvance("communication") + 44);
   stats_view_->setToolTip(tr("Double-click a row to jump to the next slice of that kernel"));
   v->addWidget(stats_view_);
   stats_dock->setWidget(panel);
@@ -490,12 +505,15 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
     const QString who = proc.rank >= 0 ? QString("rank %1").arg(proc.rank) : QString("pid %1").arg(proc.pid);
     stats_device_->addItem(QString("%1 · GPU %2").arg(who).arg(trace_->devices[d].ordinal), static_cast<int>(d));
   }
-  // bookmarks, notes and the track tree's state from beside the trace
+  // bookmarks and notes from beside the trace
   notes_path_ = TraceNotes::path_for(inputs);
   QString notes_msg;
   if (notes_path_.isEmpty()) notes_ = TraceNotes{};
   else if (!notes_.load(notes_path_, *trace_)) notes_msg = tr("  (notes not read: %1)").arg(notes_.error());
   else if (notes_.unresolved) notes_msg = tr("  (%1 notes/tracks in the notes file are not in this trace)").arg(notes_.unresolved);
+  // the track tree's state from the user's settings (a notes file of before had it: kept there)
+  view_key_ = TraceNotes::view_key(inputs);
+  if (!notes_.load_view(view_key_, *trace_) && !(notes_.view == models::LayoutOptions{})) notes_.save_view(view_key_, *trace_);
   timeline_->apply_layout_options(notes_.view);
   timeline_->set_bookmarks(notes_.bookmarks);
   applying_notes_ = false;
@@ -534,9 +552,13 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                        .arg(qstr(format_duration(s.end - s.start)))
                        .arg(loaded.load_seconds, 0, 'f', 2)
                        .arg(loaded.index_seconds, 0, 'f', 2)
-                       .arg(trace_->warnings.empty() ? QString() : tr("  (%1 warnings)").arg(trace_->warnings.size()))
+                       .arg(QString())  // the warnings: a button of their own (warnings_)
                        .arg(notes_msg)
                        .arg(others));
+  warnings_->setVisible(!trace_->warnings.empty());
+  warnings_->setText(trace_->warnings.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(trace_->warnings.size()));
+  warnings_->setToolTip(warnings_tooltip(trace_->warnings));
+  if (warnings_dialog_) warnings_dialog_->set_warnings(trace_->warnings);
   setWindowTitle(tr("Parascope — %1").arg(QFileInfo(inputs.front()).fileName()));
   remember_recent(inputs);
   emit trace_loaded();
@@ -627,7 +649,7 @@ bool MainWindow::raise_dock(const QString& name, int height) {
 bool MainWindow::show_first_view(const QString& find, bool expand_sm) {
   if (!trace_) return false;
   // a view, not an edit: no layout change here (zooming to an SM span unfolds its lanes, the
-  // expansion asked for) schedules a notes save, nor a later relayout that keeps it (a resize)
+  // expansion asked for) is saved as the trace's view, nor a later relayout that keeps it (a resize)
   applying_notes_ = true;
   find_->set_pattern(find, MatchMode::kSubstring);
   const EventRef r = find_->find_next();  // selects and zooms (FindBar::found)
@@ -688,11 +710,9 @@ bool MainWindow::save_notes() {
   notes_timer_.stop();
   if (!trace_ || notes_path_.isEmpty()) return false;
   notes_.bookmarks = timeline_->bookmarks();
-  notes_.view = timeline_->layout_options();
-  const bool empty = notes_.bookmarks.empty() && notes_.notes.empty() && notes_.view.hidden_tracks.empty() &&
-                     notes_.view.track_order.empty() && notes_.view.process_order.empty() && notes_.view.collapsed.empty() &&
-                     notes_.view.expanded_sm.empty() && notes_.unresolved == 0;
-  if (empty && !QFileInfo::exists(notes_path_)) return true;  // nothing to keep: leave no file behind
+  // only what the user added goes beside the trace (the view state is in the settings): looking
+  // around a read-only or shared folder writes nothing there
+  if (!notes_.has_file_content() && !QFileInfo::exists(notes_path_)) return true;
   if (!notes_.save(notes_path_, *trace_)) {
     status_->setText(notes_.error());
     return false;
@@ -716,6 +736,17 @@ void MainWindow::activate_stats_row(int row) {
 }
 
 QString MainWindow::details_html() const { return details_->toHtml(); }
+
+void MainWindow::show_warnings() {
+  if (!trace_) return;
+  if (!warnings_dialog_) {
+    warnings_dialog_ = new WarningsDialog(this);
+    warnings_dialog_->set_warnings(trace_->warnings);
+  }
+  warnings_dialog_->show();
+  warnings_dialog_->raise();
+  warnings_dialog_->activateWindow();
+}
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   QSettings settings;

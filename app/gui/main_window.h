@@ -1,8 +1,9 @@
 // MainWindow: the application frame — the timeline in the centre under a find bar; docks for the
 // details of the selection, the kernel statistics table and the overlap chart; File/Edit/View/
 // Bookmarks menus, recent files, drag and drop, loading with progress and Cancel on a worker
-// thread, errors in a dialog naming the file and the problem. Window layout and view settings
-// persist in QSettings; bookmarks, notes and the track tree's state persist beside the trace.
+// thread, errors in a dialog naming the file and the problem. Window layout, view settings and
+// each trace's track tree state persist in QSettings; bookmarks and notes beside the trace, in a
+// file written only once the user adds one (trace_notes.h).
 #pragma once
 
 #include <QMainWindow>
@@ -21,6 +22,7 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTextBrowser;
+class QToolButton;
 
 namespace parascope::gui {
 
@@ -33,6 +35,7 @@ class PkbSuiteView;
 class RooflineView;
 class TimelineView;
 class TopologyView;
+class WarningsDialog;
 class WhatIfView;
 
 class MainWindow : public QMainWindow {
@@ -58,8 +61,8 @@ class MainWindow : public QMainWindow {
   bool raise_dock(const QString& name, int height = 0);
   // The first view a command line asks for (parascope --find, --expand-sm): the first slice whose
   // name contains `find` selected and zoomed to, its overlap and details shown; with `expand_sm` its
-  // GPU's SM lanes expanded. A view, not an edit: the notes file is not rewritten for it. False
-  // when no slice matches.
+  // GPU's SM lanes expanded. A view, not an edit: the trace's view state in the settings is not
+  // rewritten for it. False when no slice matches.
   bool show_first_view(const QString& find, bool expand_sm);
   // Centres the timeline on t, keeping the zoom (chart clicks, table jumps).
   void center_on(TimeNs t);
@@ -73,12 +76,17 @@ class MainWindow : public QMainWindow {
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
+  // The status bar's "N warnings" button (hidden when the trace loaded without any) and the list
+  // it opens: the trace's warnings, each with its file.
+  QToolButton* warnings_button() const { return warnings_; }
+  void show_warnings();
   // Writes the report (app/report) of the loaded trace to `path` (.html/.pdf), with the range
   // selection as an extra range and `whatif` knobs (KNOB=VALUE); the error, or empty on success.
   QString export_report(const QString& path, const QStringList& whatif = {});
   // Jumps to the next slice named like stats row `row` (of the proxy), as a double-click does.
   void activate_stats_row(int row);
-  // Writes the notes file now (it is also written shortly after every change).
+  // Writes the notes file now (it is also written shortly after every change), if there is a
+  // bookmark or note to keep or the file exists already.
   bool save_notes();
   void set_note(EventRef ref, const QString& text);
 
@@ -129,6 +137,8 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
+  QToolButton* warnings_ = nullptr;
+  WarningsDialog* warnings_dialog_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* bookmarks_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
@@ -136,6 +146,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const SliceClassifier> classify_;
   TraceNotes notes_;
   QString notes_path_;
+  QString view_key_;  // the trace's track tree state in the settings (TraceNotes::view_key)
   QTimer notes_timer_;
   int range_job_ = 0;
   bool interactive_ = true;

@@ -30,7 +30,6 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
   };
   model_ = new DataTableModel(this);
   table_ = make_data_table_view(model_, this, &proxy_);
-  table_->setTextElideMode(Qt::ElideMiddle);
   table_->setToolTip(tr("Double-click a row to select that kernel's first instance in the timeline"));
   connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     const int row = proxy_->mapToSource(i).row();

@@ -304,6 +304,11 @@ bool TimelineView::viewportEvent(QEvent* e) {
 }
 
 QString TimelineView::tooltip_at(const QPoint& pos) const {
+  // the label column: the whole label, which the column may cut ("· clock ±0 ns (baseT…")
+  if (painter_ && pos.x() < style_.label_width && pos.y() >= style_.ruler_height) {
+    const int ri = layout_.row_at(layout_y(pos));
+    return ri < 0 ? QString() : qstr(layout_.rows()[static_cast<size_t>(ri)].label).toHtmlEscaped();
+  }
   if (!painter_ || !in_data(pos)) return {};
   const double x = pos.x() - style_.label_width;
   const double ly = layout_y(pos);

@@ -44,7 +44,7 @@ class TimelineView : public QAbstractScrollArea {
   const models::TrackLayout& layout() const { return layout_; }
   const render::TimelineStyle& style() const { return style_; }
   models::LayoutOptions& layout_options() { return layout_options_; }
-  void apply_layout_options(const models::LayoutOptions& o);  // e.g. restored from the notes file
+  void apply_layout_options(const models::LayoutOptions& o);  // e.g. restored from the settings
   void set_sm_expanded(int32_t device, bool expanded);
   void hide_track(int32_t track);
   void show_all_tracks();

@@ -1,11 +1,14 @@
 #include "gui/trace_notes.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QSettings>
 #include <map>
 
 #include "render/qstr.h"
@@ -49,6 +52,68 @@ std::map<TrackKey, uint32_t, KeyLess> track_index(const Trace& t) {
 }
 
 
+
+// The track tree's state as JSON, tracks by identity (TrackKey).
+QJsonObject view_to_json(const models::LayoutOptions& view, const Trace& trace) {
+  QJsonObject v;
+  QJsonArray hidden, order, porder, cp, cd, sm;
+  for (int32_t t : view.hidden_tracks)
+    if (t >= 0 && static_cast<size_t>(t) < trace.tracks.size()) hidden.append(key_json(trace.tracks[static_cast<size_t>(t)].key));
+  for (const auto& [t, pos] : view.track_order)
+    if (t >= 0 && static_cast<size_t>(t) < trace.tracks.size())
+      order.append(QJsonObject{{"track", key_json(trace.tracks[static_cast<size_t>(t)].key)}, {"position", pos}});
+  for (const auto& [p, pos] : view.process_order) porder.append(QJsonObject{{"process", static_cast<qint64>(p)}, {"position", pos}});
+  for (uint32_t p = 0; p < trace.processes.size(); ++p)
+    if (view.collapsed.count(models::process_key(p))) cp.append(static_cast<qint64>(p));
+  for (uint32_t d = 0; d < trace.devices.size(); ++d)
+    if (view.collapsed.count(models::device_key(static_cast<int32_t>(d)))) cd.append(static_cast<qint64>(d));
+  for (int32_t d : view.expanded_sm) sm.append(d);
+  v.insert("hidden", hidden);
+  v.insert("order", order);
+  v.insert("process_order", porder);
+  v.insert("collapsed_processes", cp);
+  v.insert("collapsed_devices", cd);
+  v.insert("expanded_sm", sm);
+  return v;
+}
+
+// Fills `view` from view_to_json's object; returns the hidden tracks this trace does not have.
+int view_from_json(const QJsonObject& vj, const Trace& trace, models::LayoutOptions& view) {
+  const auto index = track_index(trace);
+  auto track_of = [&](const QJsonValue& v, uint32_t& out) {
+    TrackKey k;
+    if (!key_from_json(v.toObject(), k)) return false;
+    const auto it = index.find(k);
+    if (it == index.end()) return false;
+    out = it->second;
+    return true;
+  };
+  int unresolved = 0;
+  for (const QJsonValue& v : vj.value("hidden").toArray()) {
+    uint32_t t = 0;
+    if (track_of(v, t)) view.hidden_tracks.insert(static_cast<int32_t>(t));
+    else ++unresolved;
+  }
+  for (const QJsonValue& v : vj.value("order").toArray()) {
+    uint32_t t = 0;
+    if (track_of(v.toObject().value("track"), t)) view.track_order[static_cast<int32_t>(t)] = v.toObject().value("position").toInt();
+  }
+  for (const QJsonValue& v : vj.value("process_order").toArray()) {
+    const auto p = static_cast<uint32_t>(v.toObject().value("process").toInteger());
+    if (p < trace.processes.size()) view.process_order[p] = v.toObject().value("position").toInt();
+  }
+  for (const QJsonValue& v : vj.value("collapsed_processes").toArray())
+    view.collapsed.insert(models::process_key(static_cast<uint32_t>(v.toInteger())));
+  for (const QJsonValue& v : vj.value("collapsed_devices").toArray())
+    view.collapsed.insert(models::device_key(static_cast<int32_t>(v.toInteger())));
+  for (const QJsonValue& v : vj.value("expanded_sm").toArray()) view.expanded_sm.insert(static_cast<int32_t>(v.toInteger()));
+  return unresolved;
+}
+
+// Where the views live in the settings, and how many traces' views are kept (oldest dropped).
+constexpr const char* kViewsGroup = "trace_views";
+constexpr int kViewsKept = 200;
+
 EventRef resolve(const Trace& t, uint32_t track, TimeNs start, const QString& name) {
   const auto& s = t.tracks[track].slices;
   for (auto i = static_cast<size_t>(std::lower_bound(s.start.begin(), s.start.end(), start) - s.start.begin());
@@ -65,6 +130,51 @@ QString TraceNotes::path_for(const QStringList& inputs) {
   while (first.size() > 1 && first.endsWith('/')) first.chop(1);
   if (!QFileInfo::exists(first)) return {};  // not a file (a generated trace): nowhere to keep notes
   return first + ".parascope-notes.json";
+}
+
+QString TraceNotes::view_key(const QStringList& inputs) {
+  if (inputs.isEmpty() || !QFileInfo::exists(inputs.front())) return {};
+  QCryptographicHash h(QCryptographicHash::Sha1);
+  for (const QString& in : inputs) {
+    const QFileInfo fi(in);
+    qint64 size = 0;
+    if (fi.isDir()) {
+      for (const QFileInfo& f : QDir(fi.absoluteFilePath()).entryInfoList(QDir::Files, QDir::Name)) size += f.size();
+    } else {
+      size = fi.size();
+    }
+    h.addData((fi.absoluteFilePath() + '\n' + QString::number(size) + '\n').toUtf8());
+  }
+  return QString::fromLatin1(h.result().toHex());
+}
+
+bool TraceNotes::load_view(const QString& key, const Trace& trace) {
+  if (key.isEmpty()) return false;
+  QSettings settings;
+  const QByteArray json = settings.value(QString("%1/%2/view").arg(kViewsGroup, key)).toString().toUtf8();
+  if (json.isEmpty()) return false;
+  const QJsonDocument doc = QJsonDocument::fromJson(json);
+  if (!doc.isObject()) return false;  // not ours to complain about: the view starts as it would
+  models::LayoutOptions v;
+  unresolved += view_from_json(doc.object(), trace, v);
+  view.hidden_tracks = v.hidden_tracks;
+  view.track_order = v.track_order;
+  view.process_order = v.process_order;
+  view.collapsed = v.collapsed;
+  view.expanded_sm = v.expanded_sm;
+  return true;
+}
+
+void TraceNotes::save_view(const QString& key, const Trace& trace) const {
+  if (key.isEmpty()) return;
+  QSettings settings;
+  settings.setValue(QString("%1/%2/view").arg(kViewsGroup, key), 
+                    QString::fromUtf8(QJsonDocument(view_to_json(view, trace)).toJson(QJsonDocument::Compact)));
+  QStringList order = settings.value(QString("%1/order").arg(kViewsGroup)).toStringList();
+  order.removeAll(key);
+  order.prepend(key);
+  while (order.size() > kViewsKept) settings.remove(QString("%1/%2").arg(kViewsGroup, order.takeLast()));
+  settings.setValue(QString("%1/order").arg(kViewsGroup), order);
 }
 
 bool TraceNotes::load(const QString& path, const Trace& trace) {
@@ -108,30 +218,13 @@ bool TraceNotes::load(const QString& path, const Trace& trace) {
     if (track_of(o.value("track"), t)) n.slice = resolve(trace, t, n.start, n.name);
     if (!n.slice.valid()) {
       ++unresolved;
+      ++unresolved_notes_;
       kept.append(o);
       continue;
     }
     notes.push_back(n);
   }
-  const QJsonObject vj = root.value("view").toObject();
-  for (const QJsonValue& v : vj.value("hidden").toArray()) {
-    uint32_t t = 0;
-    if (track_of(v, t)) this->view.hidden_tracks.insert(static_cast<int32_t>(t));
-    else ++unresolved;
-  }
-  for (const QJsonValue& v : vj.value("order").toArray()) {
-    uint32_t t = 0;
-    if (track_of(v.toObject().value("track"), t)) this->view.track_order[static_cast<int32_t>(t)] = v.toObject().value("position").toInt();
-  }
-  for (const QJsonValue& v : vj.value("process_order").toArray()) {
-    const auto p = static_cast<uint32_t>(v.toObject().value("process").toInteger());
-    if (p < trace.processes.size()) this->view.process_order[p] = v.toObject().value("position").toInt();
-  }
-  for (const QJsonValue& v : vj.value("collapsed_processes").toArray())
-    this->view.collapsed.insert(models::process_key(static_cast<uint32_t>(v.toInteger())));
-  for (const QJsonValue& v : vj.value("collapsed_devices").toArray())
-    this->view.collapsed.insert(models::device_key(static_cast<int32_t>(v.toInteger())));
-  for (const QJsonValue& v : vj.value("expanded_sm").toArray()) this->view.expanded_sm.insert(static_cast<int32_t>(v.toInteger()));
+  if (root.contains("view")) unresolved += view_from_json(root.value("view").toObject(), trace, this->view);
   unresolved_json_ = QJsonDocument(kept).toJson(QJsonDocument::Compact);
   return true;
 }
@@ -139,7 +232,7 @@ bool TraceNotes::load(const QString& path, const Trace& trace) {
 bool TraceNotes::save(const QString& path, const Trace& trace) {
   QJsonObject root;
   root.insert("schema_version", 1);
-  root.insert("what", "Parascope bookmarks, notes and track tree state for the trace beside this file");
+  root.insert("what", "Parascope bookmarks and notes for the trace beside this file");
   QJsonArray bm;
   for (const auto& b : bookmarks) bm.append(QJsonObject{{"time_ns", static_cast<qint64>(b.time)}, {"label", b.label}});
   root.insert("bookmarks", bm);
@@ -147,26 +240,6 @@ bool TraceNotes::save(const QString& path, const Trace& trace) {
   for (const auto& n : notes)
     ns.append(QJsonObject{{"track", key_json(n.track)}, {"start_ns", static_cast<qint64>(n.start)}, {"name", n.name}, {"text", n.text}});
   root.insert("notes", ns);
-  QJsonObject v;
-  QJsonArray hidden, order, porder, cp, cd, sm;
-  for (int32_t t : view.hidden_tracks)
-    if (t >= 0 && static_cast<size_t>(t) < trace.tracks.size()) hidden.append(key_json(trace.tracks[static_cast<size_t>(t)].key));
-  for (const auto& [t, pos] : view.track_order)
-    if (t >= 0 && static_cast<size_t>(t) < trace.tracks.size())
-      order.append(QJsonObject{{"track", key_json(trace.tracks[static_cast<size_t>(t)].key)}, {"position", pos}});
-  for (const auto& [p, pos] : view.process_order) porder.append(QJsonObject{{"process", static_cast<qint64>(p)}, {"position", pos}});
-  for (uint32_t p = 0; p < trace.processes.size(); ++p)
-    if (view.collapsed.count(models::process_key(p))) cp.append(static_cast<qint64>(p));
-  for (uint32_t d = 0; d < trace.devices.size(); ++d)
-    if (view.collapsed.count(models::device_key(static_cast<int32_t>(d)))) cd.append(static_cast<qint64>(d));
-  for (int32_t d : view.expanded_sm) sm.append(d);
-  v.insert("hidden", hidden);
-  v.insert("order", order);
-  v.insert("process_order", porder);
-  v.insert("collapsed_processes", cp);
-  v.insert("collapsed_devices", cd);
-  v.insert("expanded_sm", sm);
-  root.insert("view", v);
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(root).toJson()) < 0 || !f.commit()) {
     error_ = path + ": cannot write (" + f.errorString() + ")";

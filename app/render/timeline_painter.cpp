@@ -1,5 +1,6 @@
 #include "render/timeline_painter.h"
 
+#include "render/elided_name.h"
 #include <QElapsedTimer>
 #include <QFontMetrics>
 #include <QPainterPath>
@@ -134,9 +135,7 @@ const QString& TimelinePainter::elided(StringId name, int width, const QFontMetr
   auto it = elided_.find(key);
   if (it != elided_.end()) return *it;
   if (elided_.size() > 20000) elided_.clear();
-  const std::string_view s = trace_.str(name);
-  return *elided_.insert(key, fm.elidedText(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())),
-                                            Qt::ElideRight, (width / 4) * 4));
+  return *elided_.insert(key, elide_name(trace_.str(name), QFontMetricsF(fm), (width / 4) * 4));
 }
 
 void TimelinePainter::walk_fine(Frame& f, const models::TimelineRow& row, double top, unsigned lane_mask) const {

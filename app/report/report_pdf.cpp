@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "render/elided_name.h"
 #include "render/qstr.h"
 
 namespace parascope::report {
@@ -146,7 +147,7 @@ class PdfLayout {
             if (c >= row.size()) return;
             p_.setFont(small_);
             p_.setPen(QColor(0x22, 0x22, 0x22));
-            p_.drawText(cell, align(c), fm.elidedText(qstr(row[c].text), Qt::ElideMiddle, cell.width()));
+            p_.drawText(cell, align(c), render::elide_name(row[c].text, fm, cell.width()));
           },
           r % 2 ? QColor(0xf7, 0xf7, 0xf7) : QColor());
     }

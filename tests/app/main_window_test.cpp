@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QStatusBar>
 #include <QLineEdit>
@@ -9,19 +14,27 @@
 #include <QPointingDevice>
 #include <QScrollBar>
 #include <QTableView>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <filesystem>
+#include <fstream>
 
 #include "app/qt_app.h"
 #include "bench/synthetic_trace.h"
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
 #include "gui/main_window.h"
+#include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
 #include "gui/timeline_view.h"
+#include "gui/trace_notes.h"
+#include "gui/warnings_dialog.h"
+#include "cli/run_command.h"
 #include "app/sample_copy.h"
 #include "skip.h"
 #include "test_paths.h"
@@ -204,7 +217,7 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
   }
 }
 
-TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and come back", "[app][gui]") {
+TEST_CASE("Bookmarks and notes are saved beside the trace, the track tree in the settings, and all come back", "[app][gui]") {
   test::qt_app();
   const test::SampleCopy copy("gui-notes");
   const QString input = test::qpath(copy.path());
@@ -228,6 +241,11 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
     w.timeline()->set_sm_expanded(0, true);
     REQUIRE(w.save_notes());
     REQUIRE(QFile::exists(notes_file));
+    QFile f(notes_file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    const QByteArray json = f.readAll();
+    CHECK(json.contains("slow on rank 0?"));
+    CHECK_FALSE(json.contains("\"view\""));  // the track tree is the user's, in the settings
   }
   gui::MainWindow w2;
   w2.set_interactive(false);
@@ -242,6 +260,166 @@ TEST_CASE("Bookmarks, notes and the track tree are saved beside the trace and co
   w2.timeline()->select(noted);
   REQUIRE(w2.details_html().contains("slow on rank 0?"));
 
+}
+
+TEST_CASE("Folding a rank writes nothing beside the trace and the fold comes back from the settings", "[app][gui]") {
+  // issue 18 item 11: folding a rank created TRACE.parascope-notes.json inside resources/samples/
+  test::qt_app();
+  const test::SampleCopy copy("gui-view-state");
+  const QString input = test::qpath(copy.path());
+  // qt_catch_main.cpp gave this process a settings folder of its own
+  const QString settings_file = QSettings().fileName();
+  INFO(settings_file.toStdString());
+  REQUIRE(settings_file.contains("parascope-test-settings-"));
+  QSettings().remove("trace_views");  // each SECTION's run starts unfolded (one process runs them all)
+  size_t rows_folded = 0;
+  {
+    gui::MainWindow w;
+    w.set_interactive(false);
+    w.show();
+    open_and_wait(w, {input});
+    gui::TimelineView* view = w.timeline();
+    const size_t rows_open = view->layout().rows().size();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));  // rank 0's header
+    REQUIRE(view->layout().rows()[0].collapsed);
+    rows_folded = view->layout().rows().size();
+    REQUIRE(rows_folded < rows_open);
+    view->set_sm_expanded(1, true);
+    QTest::qWait(700);  // past the notes timer (400 ms)
+    REQUIRE(w.save_notes());  // and the window's close
+  }
+  CHECK_FALSE(QFile::exists(input + ".parascope-notes.json"));
+  size_t beside = 0;
+  for (const auto& e : std::filesystem::directory_iterator(copy.path().parent_path())) beside += e.path() != copy.path();
+  CHECK(beside == 0);  // nothing at all beside the trace
+  size_t inside = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(copy.path())) ++inside;
+  CHECK(inside == 2);  // rank0.json, rank1.json
+  QSettings settings;
+  const QString key = gui::TraceNotes::view_key({input});
+  REQUIRE(key.size() == 40);
+  CHECK(settings.value("trace_views/" + key + "/view").toString().contains("collapsed_processes"));
+
+  gui::MainWindow w2;
+  w2.set_interactive(false);
+  w2.show();
+  open_and_wait(w2, {input});
+  CHECK(w2.timeline()->layout().rows()[0].collapsed);
+  CHECK(w2.timeline()->layout_options().expanded_sm.count(1) == 1);
+
+  SECTION("a changed trace (another size) starts unfolded") {
+    std::ofstream(copy.path() / "rank1.json", std::ios::app) << ' ';  // one byte more, still valid JSON
+    CHECK(gui::TraceNotes::view_key({input}) != key);
+  }
+  SECTION("a bookmark is what writes the file") {
+    w2.timeline()->add_bookmark(w2.timeline()->index()->start() + 1000, "here");
+    REQUIRE(w2.save_notes());
+    CHECK(QFile::exists(input + ".parascope-notes.json"));
+  }
+}
+
+TEST_CASE("The status bar's warnings open a list of the load's warnings, the ones `info` prints", "[app][gui][warnings]") {
+  // issue 18 item 6: "(10 warnings)" in the status bar could be neither clicked nor hovered
+  test::qt_app();
+  const test::InputCopy copy("gui-warnings", "resources/samples/record_torch_nccl_2xh200");
+  const auto cli = test::run_command(test::binary_path("app/cli/parascope-cli") + " info --json -q " + copy.path().string());
+  INFO(cli.err);
+  REQUIRE(cli.exit_code == 0);
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(cli.out));
+  QStringList expected;
+  for (const QJsonValue& v : doc.object().value("warnings").toArray()) expected << v.toString();
+  // the bundled sample: its command exited with status 1 and neither rank's file was closed
+  REQUIRE(expected.size() == 10);
+  REQUIRE(expected.filter("the recorded command exited with status 1").size() == 1);
+  REQUIRE(expected.filter("has no end index").size() == 2);
+
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  QToolButton* button = w.warnings_button();
+  REQUIRE(button);
+  REQUIRE(button->isVisible());
+  CHECK(button->text() == "10 warnings");
+  QString status;
+  for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (l->text().contains("GPUs")) status = l->text();
+  CHECK_FALSE(status.contains("warnings"));  // said once, by the button
+  // the tooltip: the first three, by file name, and how many more
+  CHECK(button->toolTip().startsWith("manifest.json: the recorded command exited with status 1\n"));
+  CHECK(button->toolTip().count('\n') == 3);
+  CHECK(button->toolTip().contains("and 7 more"));
+
+  QTest::mouseClick(button, Qt::LeftButton);
+  auto* dialog = w.findChild<gui::WarningsDialog*>("warnings_dialog");
+  REQUIRE(dialog);
+  CHECK(dialog->isVisible());
+  QTreeWidget* list = dialog->list();
+  REQUIRE(list->topLevelItemCount() == expected.size());
+  for (int i = 0; i < expected.size(); ++i) {
+    const QTreeWidgetItem* item = list->topLevelItem(i);
+    INFO(expected[i].toStdString());
+    CHECK(item->data(1, Qt::UserRole).toString() == expected[i]);
+    // the file column names the file the warning is about, the message column the rest
+    CHECK(expected[i] == item->toolTip(0) + ": " + item->text(1));
+    CHECK(item->text(0) == QFileInfo(item->toolTip(0)).fileName());
+    CHECK(item->text(0).endsWith(i == 0 ? ".json" : ".pstrace"));
+  }
+  CHECK(dialog->text() == expected.join('\n'));
+
+  SECTION("a trace without warnings hides the button") {
+    const test::SampleCopy clean("gui-warnings-none");
+    open_and_wait(w, {test::qpath(clean.path())});
+    CHECK_FALSE(button->isVisible());
+    CHECK(list->topLevelItemCount() == 0);
+  }
+}
+
+TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {
+  // issue 18 item 7: 'ncclDevKerne…age<4096ul>)' for AllReduce, ReduceScatter and AllGather alike
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1600, 900);
+  w.show();
+  REQUIRE(w.raise_dock("stats", 300));
+  const test::SampleCopy copy("gui-names");
+  open_and_wait(w, {test::qpath(copy.path())});
+  QTableView* table = w.stats_view();
+  QHeaderView* header = table->horizontalHeader();
+  CHECK(header->sectionResizeMode(gui::KernelStatsModel::kName) == QHeaderView::Stretch);
+  QTest::qWait(20);
+  int sum = 0;
+  for (int c = 0; c < header->count(); ++c) sum += header->sectionSize(c);
+  CHECK(sum == table->viewport()->width());  // no empty band right of the last column
+  CHECK(header->sectionSize(gui::KernelStatsModel::kName) > 420);  // the width it had fixed
+  // the category column holds "communication" with its swatch
+  const int category = header->sectionSize(gui::KernelStatsModel::kCategory);
+  CHECK(category >= table->fontMetrics().horizontalAdvance("communication") + 30);
+
+  const QString names[] = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                           "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+  for (int width : {160, 200, 260, 330}) {
+    QSet<QString> shown;
+    for (const QString& n : names) {
+      const QString s = gui::NameDelegate::shown_text(n, table->font(), width, table);
+      INFO(width << ": " << s.toStdString());
+      CHECK(s.startsWith("ncclDevKernel_A") != s.startsWith("ncclDevKernel_R"));
+      CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
+      shown.insert(s);
+    }
+    CHECK(shown.size() == 3);
+  }
+  // what Qt's middle eliding made of them at 160 px: fewer texts than kernels
+  QSet<QString> qt_elided;
+  for (const QString& n : names) qt_elided.insert(table->fontMetrics().elidedText(n, Qt::ElideMiddle, 160));
+  CHECK(qt_elided.size() < 3);
+  // a label the column cuts (a rank's clock and its reason) is whole in its tooltip
+  const auto& rows = w.timeline()->layout().rows();
+  CHECK(w.timeline()->tooltip_at(QPoint(40, kRuler + 10)) == QString::fromStdString(rows[0].label).toHtmlEscaped());
+  CHECK(w.timeline()->tooltip_at(QPoint(40, kRuler + 10)).startsWith("rank 0"));
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {

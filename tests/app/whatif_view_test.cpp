@@ -8,11 +8,15 @@
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "app/qt_app.h"
 #include "app/sample_copy.h"
+#include "skip.h"
 #include "gui/diff_view.h"
 #include "gui/main_window.h"
 #include "gui/presets.h"
@@ -165,6 +169,47 @@ TEST_CASE("The what-if dock builds its graph only once it is shown", "[app][view
   v.wait();
   CHECK(v.trace_value("gpus") == "2");  // the sample: 2 ranks, one H200 each
   CHECK(v.status().contains("2 GPUs"));
+}
+
+TEST_CASE("The wheel over an unfocused knob scrolls the what-if form and leaves the knob alone", "[app][views][whatif]") {
+  // issue 18 item 2: the wheel over the form changed `overlap` from "default (inter_sm)" to
+  // "intra_sm" while the form did not scroll
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1200, 700);
+  w.show();
+  REQUIRE(w.raise_dock("whatif", 220));  // too low for the form: it scrolls
+  QTest::qWait(50);
+  auto* overlap = qobject_cast<QComboBox*>(w.whatif()->knob_editor("overlap"));
+  REQUIRE(overlap);
+  QScrollArea* scroll = nullptr;
+  for (QWidget* p = overlap->parentWidget(); p && !scroll; p = p->parentWidget()) scroll = qobject_cast<QScrollArea*>(p);
+  REQUIRE(scroll);
+  QScrollBar* bar = scroll->verticalScrollBar();
+  REQUIRE(bar->maximum() > 0);
+  REQUIRE(bar->value() == 0);
+  REQUIRE(overlap->currentIndex() == 0);
+  CHECK(overlap->focusPolicy() == Qt::StrongFocus);  // the wheel does not give it focus
+  auto wheel_down = [&] {
+    const QPointF at(overlap->width() / 2.0, overlap->height() / 2.0);
+    QWheelEvent e(at, overlap->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(overlap, &e);
+  };
+  REQUIRE_FALSE(overlap->hasFocus());
+  wheel_down();
+  CHECK(overlap->currentIndex() == 0);
+  CHECK(overlap->currentText().startsWith("default ("));
+  CHECK(bar->value() > 0);  // the form scrolled instead
+
+  // a focused combo box still takes the wheel (the user picked it)
+  QApplication::setActiveWindow(&w);
+  overlap->setFocus(Qt::OtherFocusReason);
+  if (!overlap->hasFocus()) PARASCOPE_SKIP("the offscreen platform gave the window no focus");
+  const int scrolled = bar->value();
+  wheel_down();
+  CHECK(overlap->currentIndex() == 1);
+  CHECK(bar->value() == scrolled);
 }
 
 TEST_CASE("A sweep over sizes and an enum charts sizes in order and enums as categories", "[app][views][whatif]") {
