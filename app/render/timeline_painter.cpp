@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "render/qstr.h"
+
 namespace parascope::render {
 
 namespace {
@@ -134,9 +136,7 @@ const QString& TimelinePainter::elided(StringId name, int width, const QFontMetr
   auto it = elided_.find(key);
   if (it != elided_.end()) return *it;
   if (elided_.size() > 20000) elided_.clear();
-  const std::string_view s = trace_.str(name);
-  return *elided_.insert(key, fm.elidedText(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())),
-                                            Qt::ElideRight, (width / 4) * 4));
+  return *elided_.insert(key, fm.elidedText(qstr(trace_.str(name)), Qt::ElideRight, (width / 4) * 4));
 }
 
 void TimelinePainter::walk_fine(Frame& f, const models::TimelineRow& row, double top, unsigned lane_mask) const {

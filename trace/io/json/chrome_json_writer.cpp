@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "trace/core/json_escape.h"
 #include "trace/io/common/atomic_file.h"
 
 namespace parascope {
@@ -22,29 +23,6 @@ constexpr uint64_t kProgressEvery = 1 << 16;
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-void append_quoted(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  out.push_back('"');
 }
 
 void append_int(std::string& out, int64_t v) {
@@ -166,7 +144,7 @@ class FileWriter {
       out_ += "\"id\": ";
       append_int(out_, device_id_[devices_[i]]);
       out_ += ", \"name\": ";
-      append_quoted(out_, d.name);
+      append_json_quoted(out_, d.name);
       out_ += ", \"totalGlobalMem\": ";
       append_uint(out_, d.memory_bytes);
       out_ += ", \"computeMajor\": ";
@@ -205,15 +183,15 @@ class FileWriter {
                       std::string_view value) {
     begin_event();
     out_ += "\"name\": ";
-    append_quoted(out_, name);
+    append_json_quoted(out_, name);
     out_ += ", \"ph\": \"M\", \"pid\": ";
     append_int(out_, pid);
     out_ += ", \"tid\": ";
     append_int(out_, tid ? *tid : 0);
     out_ += ", \"args\": {";
-    append_quoted(out_, key);
+    append_json_quoted(out_, key);
     out_ += ": ";
-    append_quoted(out_, value);
+    append_json_quoted(out_, value);
     out_ += "}}";
   }
 
@@ -270,15 +248,15 @@ class FileWriter {
       // SM lanes, copy engines, device NVTX: a pseudo-process per device and kind
       std::string pid = gpu_label(static_cast<uint32_t>(dev));
       pid += tr.key.kind == TrackKind::kSmLane ? " SMs" : " " + std::string(to_string(tr.key.kind));
-      append_quoted(out_, pid);
+      append_json_quoted(out_, pid);
       out_ += ", \"tid\": ";
-      append_quoted(out_, name);
+      append_json_quoted(out_, name);
       return;
     }
     append_int(out_, pid_[tr.key.process]);
     out_ += ", \"tid\": ";
     if (tr.key.kind == TrackKind::kCpuThread && tr.key.id >= 0 && tr.key.id < kStringIdBase) append_int(out_, tr.key.id);
-    else append_quoted(out_, name);
+    else append_json_quoted(out_, name);
   }
 
   void arg_value(const ArgValue& v) {
@@ -287,7 +265,7 @@ class FileWriter {
       case ArgValue::Type::kUInt: append_uint(out_, v.u); break;
       case ArgValue::Type::kDouble: out_ += json_number(v.d); break;
       case ArgValue::Type::kBool: out_ += v.b ? "true" : "false"; break;
-      case ArgValue::Type::kString: append_quoted(out_, t_.str(v.s)); break;
+      case ArgValue::Type::kString: append_json_quoted(out_, t_.str(v.s)); break;
       case ArgValue::Type::kJson: {
         const std::string_view raw = t_.str(v.s);
         if (raw.empty()) out_ += "null";
@@ -300,7 +278,7 @@ class FileWriter {
   void key(std::string_view k) {
     out_ += first_arg_ ? "" : ", ";
     first_arg_ = false;
-    append_quoted(out_, k);
+    append_json_quoted(out_, k);
     out_ += ": ";
   }
   void int_arg(std::string_view k, int64_t v) {
@@ -313,7 +291,7 @@ class FileWriter {
   }
   void str_arg(std::string_view k, std::string_view v) {
     key(k);
-    append_quoted(out_, v);
+    append_json_quoted(out_, v);
   }
   void dims_arg(std::string_view k, const uint32_t d[3]) {
     key(k);
@@ -427,11 +405,11 @@ class FileWriter {
       const std::string_view cat = kind_category(r.kind());
       if (!cat.empty()) {
         out_ += "\"cat\": ";
-        append_quoted(out_, cat);
+        append_json_quoted(out_, cat);
         out_ += ", ";
       }
       out_ += "\"name\": ";
-      append_quoted(out_, t_.str(tr.slices.name[i]));
+      append_json_quoted(out_, t_.str(tr.slices.name[i]));
       out_ += ", ";
       place(tr);
       out_ += ", \"ts\": ";
@@ -454,7 +432,7 @@ class FileWriter {
     for (size_t i = 0; i < tr.counter.size(); ++i) {
       begin_event();
       out_ += "\"ph\": \"C\", \"name\": ";
-      append_quoted(out_, t_.str(tr.name));
+      append_json_quoted(out_, t_.str(tr.name));
       out_ += ", \"pid\": ";
       append_int(out_, pid_[tr.key.process]);
       out_ += ", \"ts\": ";
@@ -475,7 +453,7 @@ class FileWriter {
     out_ += f.kind == FlowKind::kLaunch ? "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": "
                                         : "\", \"cat\": \"flow\", \"name\": ";
     if (f.kind != FlowKind::kLaunch) {
-      append_quoted(out_, to_string(f.kind));
+      append_json_quoted(out_, to_string(f.kind));
       out_ += ", \"id\": ";
     }
     append_uint(out_, id);
