@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "trace/core/json_escape.h"
+#include "trace/core/summary.h"
 #include "trace/io/common/atomic_file.h"
 
 namespace parascope {
@@ -548,9 +549,7 @@ ChromeJsonWriteResult write_chrome_json(const Trace& trace, const std::string& p
       groups[it->second].push_back(p);
     }
   }
-  std::set<int32_t> ranks;
-  for (const Process& p : trace.processes)
-    if (p.rank >= 0) ranks.insert(p.rank);
+  const auto world = static_cast<int32_t>(rank_count(trace));
   uint64_t total = 0, done = 0;
   for (const Track& t : trace.tracks) total += t.slices.size() + t.counter.size();
   std::set<std::string> names;
@@ -565,7 +564,7 @@ ChromeJsonWriteResult write_chrome_json(const Trace& trace, const std::string& p
       if (names.count(out)) out = rank_path(path, tag + "-" + std::to_string(g));
     }
     names.insert(out);
-    FileWriter w(trace, groups[g], options.merged, static_cast<int32_t>(ranks.size()), options, done, total, result);
+    FileWriter w(trace, groups[g], options.merged, world, options, done, total, result);
     w.write(out);
   }
   if (options.progress) options.progress(total, total);
