@@ -268,16 +268,13 @@ int main(int argc, char** argv) {
   const Mem m3 = memory();
   const double gui_mb = m3.rss_mb - m1.rss_mb;
 
-  // the whole window: what the loader thread adds (kernel statistics) and the window's own work
+  // the whole window: what the loader thread adds (kernel statistics, the summary) and the window's own work
   // (summary line, layout, docks) before its first paint, on top of the index built above
   double window_first_paint_s = 0;
   Mem m4;
   {
     t = std::chrono::steady_clock::now();
-    gui::LoadedTrace lt;
-    lt.trace = trace;
-    lt.index = index;
-    lt.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, index->classifier()));
+    const gui::LoadedTrace lt = gui::complete_load(trace, index);
     gui::MainWindow w;
     w.set_interactive(false);
     w.resize(width, height);
@@ -370,10 +367,7 @@ int main(int argc, char** argv) {
     w.set_interactive(false);
     w.resize(1500, 850);
     w.show();
-    gui::LoadedTrace lt;
-    lt.trace = trace;
-    lt.index = index;
-    lt.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, index->classifier()));
+    const gui::LoadedTrace lt = gui::complete_load(trace, index);
     w.show_loaded(lt, {"synthetic"});
     w.find_bar()->set_pattern("ps_fused_gemm", MatchMode::kSubstring);
     EventRef k = w.find_bar()->find_next();

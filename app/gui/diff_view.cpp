@@ -14,7 +14,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <cstdio>
 #include <regex>
@@ -90,13 +89,9 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   v->addWidget(split, 1);
 }
 
-DiffView::~DiffView() {
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
-}
-
 void DiffView::set_trace(std::shared_ptr<const Trace> a) {
   a_ = std::move(a);
-  ++job_;
+  jobs_.drop();
   diff_ = {};
   b_.reset();
   b_index_.reset();
@@ -162,45 +157,38 @@ void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
 }
 
 void DiffView::start(std::function<Result()> work) {
-  const int job = ++job_;
   status_->setText(tr("comparing…"));
-  auto* w = new QFutureWatcher<Result>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      Result r = w->result();
-      if (!r.error.isEmpty()) {
-        status_->setText(r.b ? r.error : tr("Could not read B: %1").arg(r.error));
-      } else {
-        b_ = r.b;
-        b_index_ = r.index;
-        b_label_ = r.label;
-        diff_ = std::move(r.diff);
-        offset_ = diff_.offset();
-        const DataTable tables[kTableCount] = {diff_steps_table(diff_), diff_kernels_table(diff_), diff_collectives_table(diff_),
-                                               diff_tracks_table(diff_), std::move(r.tables[kLinks])};
-        for (int i = 0; i < kTableCount; ++i) {
-          models_[i]->set_table(tables[i]);
-          tables_[i]->resizeColumnsToContents();
-          tables_[i]->setColumnWidth(0, std::min(tables_[i]->columnWidth(0), 360));
+  jobs_.start(
+      std::move(work),
+      [this](Result r) {
+        if (!r.error.isEmpty()) {
+          status_->setText(r.b ? r.error : tr("Could not read B: %1").arg(r.error));
+        } else {
+          b_ = r.b;
+          b_index_ = r.index;
+          b_label_ = r.label;
+          diff_ = std::move(r.diff);
+          offset_ = diff_.offset();
+          const DataTable tables[kTableCount] = {diff_steps_table(diff_), diff_kernels_table(diff_), diff_collectives_table(diff_),
+                                                 diff_tracks_table(diff_), std::move(r.tables[kLinks])};
+          for (int i = 0; i < kTableCount; ++i) {
+            models_[i]->set_table(tables[i]);
+            tables_[i]->resizeColumnsToContents();
+            tables_[i]->setColumnWidth(0, std::min(tables_[i]->columnWidth(0), 360));
+          }
+          timeline_b_->set_trace(b_, r.index);
+          timeline_b_->set_track_marks(diff_track_marks(diff_, true));
+          status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
+                               .arg(r.label)
+                               .arg(diff_.steps.size())
+                               .arg(QString::fromStdString(diff_.paired_by), QString::fromStdString(diff_.steps_a),
+                                    QString::fromStdString(diff_.steps_b))
+                               .arg(diff_.unpaired_a || diff_.unpaired_b
+                                        ? tr("; %1 of A and %2 of B unpaired").arg(diff_.unpaired_a).arg(diff_.unpaired_b)
+                                        : QString()));
+          emit updated();
         }
-        timeline_b_->set_trace(b_, r.index);
-        timeline_b_->set_track_marks(diff_track_marks(diff_, true));
-        status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
-                             .arg(r.label)
-                             .arg(diff_.steps.size())
-                             .arg(QString::fromStdString(diff_.paired_by), QString::fromStdString(diff_.steps_a),
-                                  QString::fromStdString(diff_.steps_b))
-                             .arg(diff_.unpaired_a || diff_.unpaired_b
-                                      ? tr("; %1 of A and %2 of B unpaired").arg(diff_.unpaired_a).arg(diff_.unpaired_b)
-                                      : QString()));
-        emit updated();
-      }
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run(std::move(work)));
+      });
 }
 
 QString DiffView::status() const { return status_->text(); }

@@ -6,11 +6,11 @@
 // instance. Loading B and diffing run on a worker thread.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <map>
 #include <memory>
 
+#include "gui/job_tracker.h"
 #include "render/timeline_painter.h"
 #include "trace/core/analysis/trace_diff.h"
 
@@ -39,7 +39,6 @@ class DiffView : public QWidget {
  public:
   enum Table { kSteps = 0, kKernels, kCollectives, kStreams, kLinks, kTableCount };
   explicit DiffView(QWidget* parent = nullptr);
-  ~DiffView() override;
   void set_trace(std::shared_ptr<const Trace> a);
   // Loads B (a file or a directory of per-rank files) on a worker thread, then diffs.
   void open_b(const QStringList& inputs);
@@ -61,7 +60,7 @@ class DiffView : public QWidget {
   TimelineView* timeline_b() const { return timeline_b_; }
   TimeNs offset() const { return offset_; }
   QString status() const;
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return jobs_.busy(); }
   void wait();
 
  signals:
@@ -93,7 +92,7 @@ class DiffView : public QWidget {
   DataTableModel* models_[kTableCount] = {};
   QSortFilterProxyModel* proxies_[kTableCount] = {};
   QTableView* tables_[kTableCount] = {};
-  int job_ = 0, pending_ = 0;
+  JobTracker jobs_;  // last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

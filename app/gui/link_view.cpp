@@ -11,7 +11,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/data_table_model.h"
 #include "models/link_chart.h"
@@ -62,10 +61,6 @@ LinkView::LinkView(QWidget* parent) : QWidget(parent) {
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { debounce_.start(); });
 }
 
-LinkView::~LinkView() {
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
-}
-
 const std::vector<LinkCounter>& LinkView::counters() const {
   static const std::vector<LinkCounter> kNone;
   return counters_ ? *counters_ : kNone;
@@ -74,7 +69,7 @@ const std::vector<LinkCounter>& LinkView::counters() const {
 void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
   counters_.reset();
-  const int job = ++job_;
+  jobs_.drop();
   model_->set_table({});
   chart_->set_spec({});
   if (!trace_) return;
@@ -84,19 +79,14 @@ void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   status_->setText(tr("gathering link counters…"));
   auto trace_copy = trace_;
   const bool estimates = estimates_->isChecked();
-  auto* w = new QFutureWatcher<std::shared_ptr<const std::vector<LinkCounter>>>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      counters_ = w->result();
-      recompute();
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run([trace_copy, estimates] {
-    return std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
-  }));
+  jobs_.start(
+      [trace_copy, estimates] {
+        return std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
+      },
+      [this](std::shared_ptr<const std::vector<LinkCounter>> counters) {
+        counters_ = std::move(counters);
+        recompute();
+      });
 }
 
 void LinkView::set_windows(Interval view, std::optional<Interval> range) {
@@ -129,7 +119,6 @@ std::vector<size_t> LinkView::shown_counters() const {
 void LinkView::recompute() {
   debounce_.stop();
   if (!trace_ || !counters_) return;
-  const int job = ++job_;
   const Interval w = window();
   auto counters = counters_;
   models::LinkChartOptions o;
@@ -139,35 +128,29 @@ void LinkView::recompute() {
   o.shown = shown_counters();
   o.title.clear();  // the dock's title says it
   status_->setText(tr("%1 series · %2").arg(counters->size()).arg(QString::fromStdString(format_duration(w.end - w.start))));
-  auto* watcher = new QFutureWatcher<Result>(this);
-  ++pending_;
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-    --pending_;
-    if (job == job_) {
-      Result r = watcher->result();
-      if (!model_->update_values(r.table)) {
-        model_->set_table(std::move(r.table));
-        table_->resizeColumnsToContents();
-      }
-      std::vector<QColor> colors;
-      for (size_t i = 0; i < model_->table().rows.size(); ++i) colors.push_back(render::to_qcolor(models::series_color(i)));
-      model_->set_row_colors(std::move(colors));
-      chart_->set_spec(r.spec);
-      shown_window_ = r.window;
-      emit updated();
-    }
-    watcher->deleteLater();
-  });
-  watcher->setFuture(QtConcurrent::run([counters, o] {
-    Result r;
-    r.window = o.window;
-    r.table = link_stats_table(*counters, link_stats(*counters, o.window));
-    r.spec = models::link_chart_spec(*counters, o);
-    return r;
-  }));
+  jobs_.start(
+      [counters, o] {
+        Result r;
+        r.window = o.window;
+        r.table = link_stats_table(*counters, link_stats(*counters, o.window));
+        r.spec = models::link_chart_spec(*counters, o);
+        return r;
+      },
+      [this](Result r) {
+        if (!model_->update_values(r.table)) {
+          model_->set_table(std::move(r.table));
+          table_->resizeColumnsToContents();
+        }
+        std::vector<QColor> colors;
+        for (size_t i = 0; i < model_->table().rows.size(); ++i) colors.push_back(render::to_qcolor(models::series_color(i)));
+        model_->set_row_colors(std::move(colors));
+        chart_->set_spec(r.spec);
+        shown_window_ = r.window;
+        emit updated();
+      });
 }
 
-bool LinkView::busy() const { return pending_ > 0 || debounce_.isActive(); }
+bool LinkView::busy() const { return jobs_.busy() || debounce_.isActive(); }
 
 void LinkView::wait() {
   while (busy()) {

@@ -3,15 +3,15 @@
 // the per-link statistics table (link_stats.h: the numbers `parascope-cli links` prints). Measured
 // series are solid, estimated dashed, simulated hatched. Clicking the chart moves the timeline to
 // that time. Series are gathered and every window's statistics and envelopes computed on worker
-// threads; each request has a job id and a newer one supersedes older results.
+// threads (JobTracker jobs); a newer request supersedes older results.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 #include <memory>
 #include <optional>
 
+#include "gui/job_tracker.h"
 #include "render/chart_view.h"
 #include "trace/core/analysis/link_stats.h"
 
@@ -30,7 +30,6 @@ class LinkView : public QWidget {
  public:
   enum class Scope { kView, kRange, kTrace };
   explicit LinkView(QWidget* parent = nullptr);
-  ~LinkView() override;
   void set_trace(std::shared_ptr<const Trace> trace);
   // The timeline's visible window and box selection; recomputed shortly after the last change.
   void set_windows(Interval view, std::optional<Interval> range);
@@ -69,9 +68,8 @@ class LinkView : public QWidget {
   QTimer debounce_;
   Interval view_{}, trace_span_{};
   std::optional<Interval> range_;
-  int job_ = 0;
-  int pending_ = 0;
   Interval shown_window_{};
+  JobTracker jobs_;  // last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

@@ -11,7 +11,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -33,8 +32,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
-#include <set>
 
 #include "gui/find_bar.h"
 #include "gui/kernel_stats_model.h"
@@ -487,7 +484,6 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   cancel_->hide();
   if (notes_timer_.isActive()) save_notes();  // the previous trace's
   trace_ = loaded.trace;
-  classify_ = std::make_shared<const SliceClassifier>(*trace_);
   applying_notes_ = true;
   timeline_->set_trace(trace_, loaded.index);
   find_->set_trace(trace_);
@@ -520,7 +516,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   show_selection({});
   rebuild_bookmarks_menu();
 
-  const TraceSummary s = summarize(*trace_);
+  const TraceSummary& s = loaded.summary;
   int64_t kernels = 0, devices = 0, sm_spans = 0;
   for (const auto& p : s.processes)
     for (const auto& d : p.devices) {
@@ -536,10 +532,8 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   // distinct rank numbers (a launcher process has none)
   size_t gpus = 0;
   physical_gpus(*trace_, &gpus);
-  std::set<int32_t> ranks;
-  for (const auto& p : trace_->processes)
-    if (p.rank >= 0) ranks.insert(p.rank);
-  const size_t rank_count = ranks.empty() ? trace_->processes.size() : ranks.size();
+  const size_t ranks = rank_count(*trace_);
+  const size_t rank_count = ranks == 0 ? trace_->processes.size() : ranks;
   const QString others = trace_->processes.size() > rank_count
                              ? tr(" (+%1 other processes)").arg(trace_->processes.size() - rank_count)
                              : QString();
@@ -579,7 +573,7 @@ void MainWindow::show_selection(EventRef ref) {
     return;
   }
   const TimeNs origin = timeline_->index() ? timeline_->index()->start() : 0;
-  QString html = slice_details_html(*trace_, *classify_, ref, origin);
+  QString html = slice_details_html(*trace_, timeline_->index()->classifier(), ref, origin);
   if (ref.valid() && ref.track < trace_->tracks.size()) {
     const Track& tr = trace_->tracks[ref.track];
     if (const SliceNote* n = notes_.note_for(ref))
@@ -602,20 +596,19 @@ void MainWindow::show_range(bool has, TimeNs start, TimeNs end) {
     show_selection(timeline_->selected());
     return;
   }
-  const int job = ++range_job_;
   const TimeNs origin = timeline_->index() ? timeline_->index()->start() : 0;
   details_->setHtml("<h3>Range " + qstr(format_duration(end - start)).toHtmlEscaped() + "</h3><p><i>summarising…</i></p>");
   auto trace = trace_;
-  auto classify = std::make_shared<SliceClassifier>(*trace_);
-  auto* w = new QFutureWatcher<RangeSummary>(this);
-  connect(w, &QFutureWatcher<RangeSummary>::finished, this, [this, w, job, trace, origin] {
-    if (job == range_job_ && trace == trace_) {
-      details_->setHtml(range_summary_html(*trace, w->result(), origin));
-      emit details_changed();
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run([trace, classify, start, end] { return summarize_range(*trace, *classify, {start, end}); }));
+  range_jobs_.start(
+      [trace, start, end] {
+        const SliceClassifier classify(*trace);  // its own: the classifier's name cache is not shared across threads
+        return summarize_range(*trace, classify, {start, end});
+      },
+      [this, trace, origin](const RangeSummary& range) {
+        if (trace != trace_) return;
+        details_->setHtml(range_summary_html(*trace, range, origin));
+        emit details_changed();
+      });
   const int32_t dev = overlap_->device() >= 0 ? overlap_->device() : 0;
   if (!trace_->devices.empty())
     overlap_->show_window(static_cast<uint32_t>(dev), {start, end},

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <memory>
 
+#include "gui/job_tracker.h"
 #include "gui/trace_loader.h"
 #include "gui/trace_notes.h"
 
@@ -143,15 +144,14 @@ class MainWindow : public QMainWindow {
   QMenu* bookmarks_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const SliceClassifier> classify_;
   TraceNotes notes_;
   QString notes_path_;
   QString view_key_;  // the trace's track tree state in the settings (TraceNotes::view_key)
   QTimer notes_timer_;
-  int range_job_ = 0;
   bool interactive_ = true;
   bool applying_notes_ = false;
   QString last_error_;
+  JobTracker range_jobs_;  // the range summary; last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

@@ -5,7 +5,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace parascope::gui {
 
@@ -25,10 +24,6 @@ OverlapView::OverlapView(QWidget* parent) : QWidget(parent) {
   setMinimumHeight(200);
 }
 
-OverlapView::~OverlapView() {
-  if (watcher_) watcher_->waitForFinished();
-}
-
 void OverlapView::set_trace(std::shared_ptr<const Trace> trace) {
   wait();
   trace_ = std::move(trace);
@@ -44,7 +39,7 @@ void OverlapView::set_trace(std::shared_ptr<const Trace> trace) {
 }
 
 void OverlapView::clear() {
-  ++job_;
+  jobs_.drop();
   has_data_ = false;
   data_ = {};
   update();
@@ -56,29 +51,22 @@ void OverlapView::show_window(uint32_t device, Interval window, const QString& t
   last_window_ = window;
   last_title_ = title;
   devices_->setCurrentIndex(devices_->findData(static_cast<int>(device)));
-  const int job = ++job_;
   auto trace = trace_;
-  auto* w = new QFutureWatcher<render::OverlapChartData>(this);
-  connect(w, &QFutureWatcher<render::OverlapChartData>::finished, this, [this, w, job] {
-    if (job == job_) {
-      data_ = w->result();
-      has_data_ = true;
-      update();
-      emit updated();
-    }
-    if (watcher_ == w) watcher_ = nullptr;
-    w->deleteLater();
-  });
-  watcher_ = w;  // an older computation still running finishes on its own; its result is dropped
-  w->setFuture(QtConcurrent::run([trace, device, window, title] {
-    const SliceClassifier classify(*trace);
-    return render::overlap_chart_data(*trace, classify, device, window, title);
-  }));
+  // an older computation still running finishes on its own; its result is dropped
+  jobs_.start(
+      [trace, device, window, title] {
+        const SliceClassifier classify(*trace);  // its own: the classifier's name cache is not shared across threads
+        return render::overlap_chart_data(*trace, classify, device, window, title);
+      },
+      [this](render::OverlapChartData data) {
+        data_ = std::move(data);
+        has_data_ = true;
+        update();
+        emit updated();
+      });
 }
 
-void OverlapView::wait() {
-  if (watcher_) watcher_->waitForFinished();
-}
+void OverlapView::wait() { jobs_.wait(); }
 
 void OverlapView::paintEvent(QPaintEvent*) {
   QPainter p(this);

@@ -7,7 +7,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/data_table_model.h"
 #include "gui/presets.h"
@@ -59,58 +58,47 @@ PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
   v->addWidget(split, 1);
 }
 
-PkbSuiteView::~PkbSuiteView() {
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
-}
-
 QString PkbSuiteView::status_text() const { return status_->text(); }
 
 void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
-  const int job = ++job_;
   report_.reset();
   suite_model_->set_table({});
   status_->setText(tr("analysing %1…").arg(dir));
-  auto* w = new QFutureWatcher<Outcome>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      Outcome o = w->result();
-      if (!o.error.isEmpty()) {
-        status_->setText(o.error);
-      } else {
-        report_ = o.report;
-        suite_model_->set_table(std::move(o.table));
-        suite_table_->resizeColumnsToContents();
-        for (int c = 0; c < suite_model_->columnCount(); ++c)
-          suite_table_->setColumnWidth(c, std::min(suite_table_->columnWidth(c), 320));
-        status_->setText(tr("%1: world %2, %3 ok, %4 failed, on %5 (%6); tasks by gap = PKB's time / bound")
-                             .arg(QString::fromStdString(report_->suite_dir))
-                             .arg(report_->suite.world)
-                             .arg(report_->ok)
-                             .arg(report_->failed)
-                             .arg(QString::fromStdString(report_->machine))
-                             .arg(QString::fromStdString(report_->ceilings.gpu)));
-      }
-      emit updated();
-    }
-    w->deleteLater();
-  });
   const std::string d = dir.toStdString(), m = machine.toStdString(), presets = topology_preset_dir();
-  w->setFuture(QtConcurrent::run([d, m, presets] {
-    Outcome o;
-    try {
-      pkb::ReportOptions ro;
-      ro.machine = m;
-      ro.preset_dir = presets;
-      auto r = std::make_shared<pkb::SuiteReport>(pkb::build_suite_report(d, ro));
-      o.table = pkb::suite_table(*r);
-      o.report = std::move(r);
-    } catch (const std::exception& e) {
-      o.error = QString::fromStdString(e.what());
-    }
-    return o;
-  }));
+  jobs_.start(
+      [d, m, presets] {
+        Outcome o;
+        try {
+          pkb::ReportOptions ro;
+          ro.machine = m;
+          ro.preset_dir = presets;
+          auto r = std::make_shared<pkb::SuiteReport>(pkb::build_suite_report(d, ro));
+          o.table = pkb::suite_table(*r);
+          o.report = std::move(r);
+        } catch (const std::exception& e) {
+          o.error = QString::fromStdString(e.what());
+        }
+        return o;
+      },
+      [this](Outcome o) {
+        if (!o.error.isEmpty()) {
+          status_->setText(o.error);
+        } else {
+          report_ = o.report;
+          suite_model_->set_table(std::move(o.table));
+          suite_table_->resizeColumnsToContents();
+          for (int c = 0; c < suite_model_->columnCount(); ++c)
+            suite_table_->setColumnWidth(c, std::min(suite_table_->columnWidth(c), 320));
+          status_->setText(tr("%1: world %2, %3 ok, %4 failed, on %5 (%6); tasks by gap = PKB's time / bound")
+                               .arg(QString::fromStdString(report_->suite_dir))
+                               .arg(report_->suite.world)
+                               .arg(report_->ok)
+                               .arg(report_->failed)
+                               .arg(QString::fromStdString(report_->machine))
+                               .arg(QString::fromStdString(report_->ceilings.gpu)));
+        }
+        emit updated();
+      });
 }
 
 void PkbSuiteView::wait() {

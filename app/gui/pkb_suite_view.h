@@ -6,11 +6,11 @@
 // the library computed, on a worker thread.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <memory>
 
+#include "gui/job_tracker.h"
 #include "pkb/report/suite_report.h"
 
 class QLabel;
@@ -25,10 +25,9 @@ class PkbSuiteView : public QWidget {
   Q_OBJECT
  public:
   explicit PkbSuiteView(QWidget* parent = nullptr);
-  ~PkbSuiteView() override;
   // Analyses `dir` on `machine` (a preset, a file, or "auto") in the background.
   void open_suite(const QString& dir, const QString& machine = "auto");
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return jobs_.busy(); }
   void wait();
   const pkb::SuiteReport* report() const { return report_.get(); }
   // Shows task `row` of the suite table (its order: by gap) and asks for its trace.
@@ -54,7 +53,7 @@ class PkbSuiteView : public QWidget {
   QTabWidget* tabs_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* task_status_ = nullptr;
-  int job_ = 0, pending_ = 0;
+  JobTracker jobs_;  // last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

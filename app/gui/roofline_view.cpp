@@ -7,7 +7,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/data_table_model.h"
 #include "gui/presets.h"
@@ -46,13 +45,9 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
   v->addWidget(split, 1);
 }
 
-RooflineView::~RooflineView() {
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
-}
-
 void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
-  const int job = ++job_;
+  jobs_.drop();
   roofline_ = {};
   model_->set_table({});
   chart_->set_spec({});
@@ -62,38 +57,32 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
   std::vector<Topology> presets;
   for (const Preset& p : topology_presets()) presets.push_back(p.topology);
   const MachineChoice machine = choose_machine(*t, topology_presets());
-  auto* w = new QFutureWatcher<Result>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      Result r = w->result();
-      roofline_ = std::move(r.roofline);
-      point_of_series_ = std::move(r.point_of_series);
-      model_->set_table(std::move(r.table));
-      std::vector<QColor> colors;
-      for (size_t i = 0; i < roofline_.points.size(); ++i) colors.push_back(roofline_.points[i].with_flops ? render::to_qcolor(models::series_color(i)) : QColor(0xdd, 0xdd, 0xdd));
-      model_->set_row_colors(std::move(colors));
-      table_->resizeColumnsToContents();
-      table_->setColumnWidth(0, std::min(table_->columnWidth(0), 360));
-      table_->sortByColumn(3, Qt::DescendingOrder);  // by time
-      r.spec.title.clear();  // the line above the chart says it
-      chart_->set_spec(r.spec);
-      status_->setText(r.machine);
-      emit updated();
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run([t, presets, machine] {
-    Result r;
-    const TraceMachine m = trace_machine(*t, machine);
-    const RooflineCeilings c = ceilings_with_datasheet(m.topology, presets);
-    r.roofline = compute_roofline(*t, c);
-    r.table = roofline_table(*t, r.roofline);
-    r.spec = models::roofline_chart_spec(*t, r.roofline, &r.point_of_series);
-    r.machine = QString::fromStdString(r.table.note);
-    return r;
-  }));
+  jobs_.start(
+      [t, presets, machine] {
+        Result r;
+        const TraceMachine m = trace_machine(*t, machine);
+        const RooflineCeilings c = ceilings_with_datasheet(m.topology, presets);
+        r.roofline = compute_roofline(*t, c);
+        r.table = roofline_table(*t, r.roofline);
+        r.spec = models::roofline_chart_spec(*t, r.roofline, &r.point_of_series);
+        r.machine = QString::fromStdString(r.table.note);
+        return r;
+      },
+      [this](Result r) {
+        roofline_ = std::move(r.roofline);
+        point_of_series_ = std::move(r.point_of_series);
+        model_->set_table(std::move(r.table));
+        std::vector<QColor> colors;
+        for (size_t i = 0; i < roofline_.points.size(); ++i) colors.push_back(roofline_.points[i].with_flops ? render::to_qcolor(models::series_color(i)) : QColor(0xdd, 0xdd, 0xdd));
+        model_->set_row_colors(std::move(colors));
+        table_->resizeColumnsToContents();
+        table_->setColumnWidth(0, std::min(table_->columnWidth(0), 360));
+        table_->sortByColumn(3, Qt::DescendingOrder);  // by time
+        r.spec.title.clear();  // the line above the chart says it
+        chart_->set_spec(r.spec);
+        status_->setText(r.machine);
+        emit updated();
+      });
 }
 
 void RooflineView::wait() {

@@ -5,10 +5,10 @@
 // first instance in the timeline. Computed on a worker thread.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 
+#include "gui/job_tracker.h"
 #include "render/chart_view.h"
 #include "trace/core/analysis/roofline.h"
 
@@ -24,14 +24,13 @@ class RooflineView : public QWidget {
   Q_OBJECT
  public:
   explicit RooflineView(QWidget* parent = nullptr);
-  ~RooflineView() override;
   void set_trace(std::shared_ptr<const Trace> trace);
   const Roofline& roofline() const { return roofline_; }
   const models::ChartSpec& chart_spec() const { return chart_->spec(); }
   render::ChartView* chart() const { return chart_.get(); }
   DataTableModel* model() const { return model_; }
   QTableView* table() const { return table_; }
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return jobs_.busy(); }
   void wait();
 
  signals:
@@ -54,7 +53,7 @@ class RooflineView : public QWidget {
   QLabel* status_ = nullptr;
   Roofline roofline_;
   std::vector<int> point_of_series_;
-  int job_ = 0, pending_ = 0;
+  JobTracker jobs_;  // last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

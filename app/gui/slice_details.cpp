@@ -1,9 +1,11 @@
 #include "gui/slice_details.h"
 
+#include "render/qstr.h"
+
 namespace parascope::gui {
 
 namespace {
-QString esc(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())).toHtmlEscaped(); }
+QString esc(std::string_view s) { return qstr(s).toHtmlEscaped(); }
 QString row(const QString& k, const QString& v) { return "<tr><td><b>" + k + "</b></td><td>" + v + "</td></tr>"; }
 QString num(uint64_t v) { return QString::number(v); }
 QString dur(TimeNs ns) { return esc(format_duration(ns)); }

@@ -8,7 +8,6 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/presets.h"
 #include "render/topology_painter.h"
@@ -35,10 +34,6 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
   debounce_.setInterval(150);
   connect(&debounce_, &QTimer::timeout, this, &TopologyView::recompute);
   connect(source_, &QComboBox::activated, this, [this] { recompute(); });
-}
-
-TopologyView::~TopologyView() {
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
 }
 
 void TopologyView::set_trace(std::shared_ptr<const Trace> trace) {
@@ -81,37 +76,30 @@ QString TopologyView::title() const {
 void TopologyView::recompute() {
   debounce_.stop();
   if (!trace_) return;
-  const int job = ++job_;
   const int preset = source();
   std::optional<Topology> topo;
   if (preset >= 0 && static_cast<size_t>(preset) < topology_presets().size()) topo = topology_presets()[static_cast<size_t>(preset)].topology;
   auto trace = trace_;
   auto counters = counters_;
   const Interval w = window();
-  auto* watcher = new QFutureWatcher<Result>(this);
-  ++pending_;
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-    --pending_;
-    if (job == job_) {
-      Result r = watcher->result();
-      machine_ = std::move(r.machine);
-      layout_ = std::move(r.layout);
-      loads_ = std::move(r.loads);
-      counters_ = r.counters;
-      hover_link_ = -1;
-      update();
-      emit updated();
-    }
-    watcher->deleteLater();
-  });
-  watcher->setFuture(QtConcurrent::run([trace, counters, topo, w] {
-    Result r;
-    r.counters = counters ? counters : std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace, true));
-    r.machine = trace_machine(*trace, topo ? &*topo : nullptr);
-    r.layout = models::layout_topology(r.machine.topology);
-    r.loads = topology_link_loads(r.machine, *r.counters, w);
-    return r;
-  }));
+  jobs_.start(
+      [trace, counters, topo, w] {
+        Result r;
+        r.counters = counters ? counters : std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace, true));
+        r.machine = trace_machine(*trace, topo ? &*topo : nullptr);
+        r.layout = models::layout_topology(r.machine.topology);
+        r.loads = topology_link_loads(r.machine, *r.counters, w);
+        return r;
+      },
+      [this](Result r) {
+        machine_ = std::move(r.machine);
+        layout_ = std::move(r.layout);
+        loads_ = std::move(r.loads);
+        counters_ = r.counters;
+        hover_link_ = -1;
+        update();
+        emit updated();
+      });
 }
 
 QRectF TopologyView::area() const {
@@ -159,7 +147,7 @@ QImage TopologyView::render_image(QSize size) const {
   return img;
 }
 
-bool TopologyView::busy() const { return pending_ > 0 || debounce_.isActive(); }
+bool TopologyView::busy() const { return jobs_.busy() || debounce_.isActive(); }
 
 void TopologyView::wait() {
   while (busy()) {

@@ -5,12 +5,12 @@
 // a node for its numbers. Layout and loads are computed on a worker thread; painting only draws.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 #include <memory>
 #include <optional>
 
+#include "gui/job_tracker.h"
 #include "models/topology_layout.h"
 #include "trace/core/trace_machine.h"
 
@@ -22,7 +22,6 @@ class TopologyView : public QWidget {
   Q_OBJECT
  public:
   explicit TopologyView(QWidget* parent = nullptr);
-  ~TopologyView() override;
   void set_trace(std::shared_ptr<const Trace> trace);
   void set_windows(Interval view, std::optional<Interval> range);
   // -1: the trace's own (or inferred) machine; else an index into topology_presets().
@@ -67,7 +66,7 @@ class TopologyView : public QWidget {
   models::TopologyLayout layout_;
   std::vector<TopoLinkLoad> loads_;
   int hover_link_ = -1;
-  int job_ = 0, pending_ = 0;
+  JobTracker jobs_;  // last: waited for before the members above go
 };
 
 }  // namespace parascope::gui

@@ -8,6 +8,16 @@
 
 namespace parascope::gui {
 
+LoadedTrace complete_load(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index) {
+  LoadedTrace l;
+  l.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, index->classifier()));
+  l.summary = summarize(*trace);
+  l.index_seconds = index->build_seconds();
+  l.trace = std::move(trace);
+  l.index = std::move(index);
+  return l;
+}
+
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
   qRegisterMetaType<parascope::gui::LoadedTrace>("parascope::gui::LoadedTrace");
   poll_.setInterval(100);
@@ -57,11 +67,9 @@ int TraceLoader::load(const QStringList& inputs) {
         std::lock_guard lock(shared->mutex);
         shared->file = "building the timeline index";
       }
-      r.loaded.index = std::make_shared<const models::TimelineIndex>(*trace, &shared->cancel);
-      r.loaded.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, r.loaded.index->classifier()));
-      r.loaded.trace = std::move(trace);
+      auto index = std::make_shared<const models::TimelineIndex>(*trace, &shared->cancel);
+      r.loaded = complete_load(std::move(trace), std::move(index));
       r.loaded.load_seconds = std::chrono::duration<double>(t1 - t0).count();
-      r.loaded.index_seconds = r.loaded.index->build_seconds();
     } catch (const OperationCancelled&) {
       r.cancelled = true;
     } catch (const models::IndexBuildCancelled&) {

@@ -18,7 +18,7 @@ namespace parascope::gui {
 namespace {
 
 QJsonObject key_json(const TrackKey& k) {
-  return {{"kind", QString::fromUtf8(to_string(k.kind).data(), static_cast<qsizetype>(to_string(k.kind).size()))},
+  return {{"kind", qstr(to_string(k.kind))},
           {"process", static_cast<qint64>(k.process)},
           {"device", k.device},
           {"id", static_cast<qint64>(k.id)}};
@@ -27,8 +27,7 @@ QJsonObject key_json(const TrackKey& k) {
 bool key_from_json(const QJsonObject& o, TrackKey& k) {
   const QString kind = o.value("kind").toString();
   for (int i = 0; i < static_cast<int>(TrackKind::kCount); ++i) {
-    const auto sv = to_string(static_cast<TrackKind>(i));
-    if (kind == QString::fromUtf8(sv.data(), static_cast<qsizetype>(sv.size()))) {
+    if (kind == qstr(to_string(static_cast<TrackKind>(i)))) {
       k.kind = static_cast<TrackKind>(i);
       k.process = static_cast<uint32_t>(o.value("process").toInteger());
       k.device = static_cast<int32_t>(o.value("device").toInteger(-1));

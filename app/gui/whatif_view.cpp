@@ -16,7 +16,6 @@
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/data_table_model.h"
 #include "gui/diff_view.h"
@@ -173,11 +172,6 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   sweep_->setEnabled(false);
 }
 
-WhatIfView::~WhatIfView() {
-  if (cancel_flag_) cancel_flag_->store(true);
-  for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>()) w->waitForFinished();
-}
-
 void WhatIfView::build_form() {
   int row = 0;
   for (const sim::KnobSpec& k : sim::knob_registry().all()) {
@@ -213,7 +207,7 @@ void WhatIfView::build_form() {
 
 void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   cancel();
-  ++job_;  // results of work on the previous trace are dropped
+  jobs_.drop();  // results of work on the previous trace are dropped
   trace_ = std::move(trace);
   prepared_.reset();
   predicted_trace_.reset();
@@ -251,50 +245,44 @@ void WhatIfView::showEvent(QShowEvent* e) {
 void WhatIfView::prepare() {
   preparing_ = true;
   status_->setText(tr("building the dependency graph…"));
-  const int job = ++job_;
   auto t = trace_;
-  auto* w = new QFutureWatcher<std::shared_ptr<const Prepared>>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      preparing_ = false;
-      prepared_ = w->result();
-      if (!prepared_->error.isEmpty()) {
-        status_->setText(tr("No what-if for this trace: %1").arg(prepared_->error));
-      } else {
-        for (const auto& [k, v] : prepared_->trace_values) {
-          trace_values_[k] = v;
-          const sim::KnobSpec* spec = sim::knob_registry().find(k);
-          const QString range = spec ? field_range(*spec) : QString();
-          trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
-          trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
+  jobs_.start(
+      [t]() -> std::shared_ptr<const Prepared> {
+        auto p = std::make_shared<Prepared>();
+        p->trace = t;
+        try {
+          p->graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(*t));
+          p->trace_values = whatif::trace_knob_values(*p->graph);
+        } catch (const std::exception& e) {
+          p->error = QString::fromUtf8(e.what());
         }
-        const auto& g = *prepared_->graph;
-        machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));
-        status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
-                             .arg(g.nodes.size())
-                             .arg(g.groups.size())
-                             .arg(g.gpu_count())
-                             .arg(g.steps.size()));
-        run_->setEnabled(true);
-        sweep_->setEnabled(true);
-      }
-      emit finished();
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run([t]() -> std::shared_ptr<const Prepared> {
-    auto p = std::make_shared<Prepared>();
-    p->trace = t;
-    try {
-      p->graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(*t));
-      p->trace_values = whatif::trace_knob_values(*p->graph);
-    } catch (const std::exception& e) {
-      p->error = QString::fromUtf8(e.what());
-    }
-    return p;
-  }));
+        return p;
+      },
+      [this](std::shared_ptr<const Prepared> result) {
+        preparing_ = false;
+        prepared_ = std::move(result);
+        if (!prepared_->error.isEmpty()) {
+          status_->setText(tr("No what-if for this trace: %1").arg(prepared_->error));
+        } else {
+          for (const auto& [k, v] : prepared_->trace_values) {
+            trace_values_[k] = v;
+            const sim::KnobSpec* spec = sim::knob_registry().find(k);
+            const QString range = spec ? field_range(*spec) : QString();
+            trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
+            trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
+          }
+          const auto& g = *prepared_->graph;
+          machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));
+          status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
+                               .arg(g.nodes.size())
+                               .arg(g.groups.size())
+                               .arg(g.gpu_count())
+                               .arg(g.steps.size()));
+          run_->setEnabled(true);
+          sweep_->setEnabled(true);
+        }
+        emit finished();
+      });
 }
 
 bool WhatIfView::set_knob(const QString& name, const QString& text) {
@@ -383,7 +371,7 @@ void WhatIfView::set_running(bool on, bool determinate) {
 }
 
 void WhatIfView::cancel() {
-  if (cancel_flag_) cancel_flag_->store(true);
+  jobs_.cancel();
   if (busy()) {
     status_->setText(tr("cancelling…"));
     cancel_->setEnabled(false);
@@ -398,73 +386,64 @@ void WhatIfView::run() {
   std::string label;
   for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
   label_ = label.empty() ? tr("replay") : qstr(label);
-  cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
   set_running(true, false);
   status_->setText(label.empty() ? tr("replaying the trace…") : tr("predicting %1…").arg(qstr(label)));
-  const int job = ++job_;
   auto prepared = prepared_;
-  auto flag = cancel_flag_;
-  auto* w = new QFutureWatcher<std::shared_ptr<RunResult>>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      set_running(false, false);
-      std::shared_ptr<RunResult> r = w->result();
-      if (r->cancelled) {
-        status_->setText(tr("cancelled"));
-      } else if (!r->error.isEmpty()) {
-        status_->setText(tr("what-if failed: %1").arg(r->error));
-      } else {
-        predicted_trace_ = r->trace;
-        diff_ = std::move(r->diff);
-        comparison_->set_table(std::move(r->comparison));
-        links_->set_table(std::move(r->links));
-        predicted_->set_trace(predicted_trace_, r->index);
-        predicted_->set_track_marks(diff_track_marks(diff_, true));
-        compare_->setEnabled(true);
-        const auto& s = r->summary;
-        auto ms = [](double ns) { return qstr(format_duration(static_cast<TimeNs>(std::llround(ns)))); };
-        QString text = tr("%1 on %2: step %3 (measured %4, %5%6 %), exposed communication %7 (measured %8)")
-                           .arg(label_, qstr(s.topology), ms(s.step_ns), ms(s.measured_step_ns))
-                           .arg(s.step_ns >= s.measured_step_ns ? "+" : "")
-                           .arg(s.measured_step_ns > 0 ? (s.step_ns / s.measured_step_ns - 1) * 100 : 0.0, 0, 'f', 1)
-                           .arg(ms(static_cast<double>(s.exposed_ns)), ms(static_cast<double>(s.measured_exposed_ns)));
-        if (!s.warnings.empty()) text += tr("  (%1 warnings)").arg(s.warnings.size());
-        status_->setText(text);
-      }
-      emit finished();
-    }
-    w->deleteLater();
-  });
   const std::string machine = machine_->currentData().toString().toStdString();
-  w->setFuture(QtConcurrent::run([prepared, machine, knobs, flag]() -> std::shared_ptr<RunResult> {
-    auto r = std::make_shared<RunResult>();
-    try {
-      whatif::CompareSettings cs;
-      cs.knobs = knobs;
-      cs.machine = machine;
-      cs.presets = &topology_presets();
-      cs.graph = prepared->graph;
-      cs.want_trace = true;
-      cs.cache = prepared->cache;
-      cs.cancel = flag.get();
-      whatif::Comparison c = whatif::compare(*prepared->trace, cs);
-      whatif::WhatIfOutput& shown = c.prediction ? *c.prediction : c.replay;
-      r->summary = shown.summary;
-      r->trace = std::make_shared<const Trace>(std::move(*shown.trace));
-      if (flag->load()) throw whatif::Cancelled();
-      r->index = std::make_shared<const models::TimelineIndex>(*r->trace);
-      r->diff = diff_traces(*prepared->trace, *r->trace);
-      r->comparison = std::move(c.tables.comparison);
-      r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
-    } catch (const whatif::Cancelled&) {
-      r->cancelled = true;
-    } catch (const std::exception& e) {
-      r->error = QString::fromUtf8(e.what());
-    }
-    return r;
-  }));
+  jobs_.start(
+      [prepared, machine, knobs](const JobToken& job) -> std::shared_ptr<RunResult> {
+        auto r = std::make_shared<RunResult>();
+        try {
+          whatif::CompareSettings cs;
+          cs.knobs = knobs;
+          cs.machine = machine;
+          cs.presets = &topology_presets();
+          cs.graph = prepared->graph;
+          cs.want_trace = true;
+          cs.cache = prepared->cache;
+          cs.cancel = job.cancel.get();
+          whatif::Comparison c = whatif::compare(*prepared->trace, cs);
+          whatif::WhatIfOutput& shown = c.prediction ? *c.prediction : c.replay;
+          r->summary = shown.summary;
+          r->trace = std::make_shared<const Trace>(std::move(*shown.trace));
+          if (job.cancelled()) throw whatif::Cancelled();
+          r->index = std::make_shared<const models::TimelineIndex>(*r->trace);
+          r->diff = diff_traces(*prepared->trace, *r->trace);
+          r->comparison = std::move(c.tables.comparison);
+          r->links = diff_links_table(*prepared->trace, *r->trace, r->diff);  // A: measured, B: predicted
+        } catch (const whatif::Cancelled&) {
+          r->cancelled = true;
+        } catch (const std::exception& e) {
+          r->error = QString::fromUtf8(e.what());
+        }
+        return r;
+      },
+      [this](std::shared_ptr<RunResult> r) {
+        set_running(false, false);
+        if (r->cancelled) {
+          status_->setText(tr("cancelled"));
+        } else if (!r->error.isEmpty()) {
+          status_->setText(tr("what-if failed: %1").arg(r->error));
+        } else {
+          predicted_trace_ = r->trace;
+          diff_ = std::move(r->diff);
+          comparison_->set_table(std::move(r->comparison));
+          links_->set_table(std::move(r->links));
+          predicted_->set_trace(predicted_trace_, r->index);
+          predicted_->set_track_marks(diff_track_marks(diff_, true));
+          compare_->setEnabled(true);
+          const auto& s = r->summary;
+          auto ms = [](double ns) { return qstr(format_duration(static_cast<TimeNs>(std::llround(ns)))); };
+          QString text = tr("%1 on %2: step %3 (measured %4, %5%6 %), exposed communication %7 (measured %8)")
+                             .arg(label_, qstr(s.topology), ms(s.step_ns), ms(s.measured_step_ns))
+                             .arg(s.step_ns >= s.measured_step_ns ? "+" : "")
+                             .arg(s.measured_step_ns > 0 ? (s.step_ns / s.measured_step_ns - 1) * 100 : 0.0, 0, 'f', 1)
+                             .arg(ms(static_cast<double>(s.exposed_ns)), ms(static_cast<double>(s.measured_exposed_ns)));
+          if (!s.warnings.empty()) text += tr("  (%1 warnings)").arg(s.warnings.size());
+          status_->setText(text);
+        }
+        emit finished();
+      });
 }
 
 void WhatIfView::run_sweep() {
@@ -489,60 +468,51 @@ void WhatIfView::run_sweep() {
   }
   sim::KnobSettings knobs;
   if (!this->knobs(knobs)) return;
-  cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
   set_running(true, true);
   status_->setText(tr("sweeping %1 variants…").arg(grid.size()));
   tabs_->setCurrentIndex(kSweepTab);
-  const int job = ++job_;
   auto prepared = prepared_;
-  auto flag = cancel_flag_;
-  const size_t jobs = static_cast<size_t>(std::max(1, QThread::idealThreadCount()));
-  auto* w = new QFutureWatcher<std::shared_ptr<SweepResult>>(this);
-  ++pending_;
-  connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
-    --pending_;
-    if (job == job_) {
-      set_running(false, true);
-      std::shared_ptr<SweepResult> r = w->result();
-      if (!r->error.isEmpty()) {
-        status_->setText(r->error == "cancelled" ? tr("cancelled") : tr("sweep failed: %1").arg(r->error));
-      } else {
-        sweep_rows_ = std::move(r->rows);
-        const DataTable table = whatif::sweep_table(sweep_rows_, r->reference_step_ns);
-        sweep_model_->set_table(table);
-        chart_->set_spec(models::sweep_chart_spec(table, r->reference_step_ns));
-        status_->setText(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
-                                      : tr("sweep: %1 variants").arg(sweep_rows_.size()));
-      }
-      emit finished();
-    }
-    w->deleteLater();
-  });
-  w->setFuture(QtConcurrent::run([this, prepared, topo, knobs, grid, flag, jobs, job]() -> std::shared_ptr<SweepResult> {
-    auto r = std::make_shared<SweepResult>();
-    try {
-      whatif::WhatIfInput in;
-      in.measured = prepared->trace.get();
-      in.graph = prepared->graph.get();
-      in.topology = topo;
-      in.cancel = flag.get();
-      in.want_analyses = true;
-      in.cache = prepared->cache;
-      r->reference_step_ns = whatif::run_whatif(in).summary.step_ns;  // the unchanged replay
-      in.knobs = knobs;
-      r->rows = whatif::run_sweep(in, grid, jobs, [this, job](size_t done, size_t total) {
-        QMetaObject::invokeMethod(this, [this, job, done, total] {
-          if (job != job_) return;
-          progress_->setValue(static_cast<int>(1000 * done / std::max<size_t>(total, 1)));
-          status_->setText(tr("sweeping: %1 of %2 variants").arg(done).arg(total));
-        }, Qt::QueuedConnection);
+  const size_t threads = static_cast<size_t>(std::max(1, QThread::idealThreadCount()));
+  jobs_.start(
+      [this, prepared, topo, knobs, grid, threads](const JobToken& job) -> std::shared_ptr<SweepResult> {
+        auto r = std::make_shared<SweepResult>();
+        try {
+          whatif::WhatIfInput in;
+          in.measured = prepared->trace.get();
+          in.graph = prepared->graph.get();
+          in.topology = topo;
+          in.cancel = job.cancel.get();
+          in.want_analyses = true;
+          in.cache = prepared->cache;
+          r->reference_step_ns = whatif::run_whatif(in).summary.step_ns;  // the unchanged replay
+          in.knobs = knobs;
+          r->rows = whatif::run_sweep(in, grid, threads, [this, id = job.id](size_t done, size_t total) {
+            QMetaObject::invokeMethod(this, [this, id, done, total] {
+              if (!jobs_.is_current(id)) return;
+              progress_->setValue(static_cast<int>(1000 * done / std::max<size_t>(total, 1)));
+              status_->setText(tr("sweeping: %1 of %2 variants").arg(done).arg(total));
+            }, Qt::QueuedConnection);
+          });
+          for (const auto& row : r->rows) r->cancelled += row.error == "cancelled";
+        } catch (const std::exception& e) {
+          r->error = QString::fromUtf8(e.what());
+        }
+        return r;
+      },
+      [this](std::shared_ptr<SweepResult> r) {
+        set_running(false, true);
+        if (!r->error.isEmpty()) {
+          status_->setText(r->error == "cancelled" ? tr("cancelled") : tr("sweep failed: %1").arg(r->error));
+        } else {
+          sweep_rows_ = std::move(r->rows);
+          const DataTable table = whatif::sweep_table(sweep_rows_, r->reference_step_ns);
+          sweep_model_->set_table(table);
+          chart_->set_spec(models::sweep_chart_spec(table, r->reference_step_ns));
+          status_->setText(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
+                                        : tr("sweep: %1 variants").arg(sweep_rows_.size()));
+        }
+        emit finished();
       });
-      for (const auto& row : r->rows) r->cancelled += row.error == "cancelled";
-    } catch (const std::exception& e) {
-      r->error = QString::fromUtf8(e.what());
-    }
-    return r;
-  }));
 }
 
 void WhatIfView::follow(TimeNs start, TimeNs end) {

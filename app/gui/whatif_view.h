@@ -9,12 +9,11 @@
 // The dependency graph is built on a worker the first time the dock is shown with a trace.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
-#include <atomic>
 #include <map>
 #include <memory>
 
+#include "gui/job_tracker.h"
 #include "render/chart_view.h"
 #include "sim/knobs.h"
 #include "sim/whatif/sweep.h"
@@ -43,7 +42,6 @@ class WhatIfView : public QWidget {
  public:
   enum Tab { kTimelineTab = 0, kComparisonTab, kSweepTab };
   explicit WhatIfView(QWidget* parent = nullptr);
-  ~WhatIfView() override;  // cancels running work and waits for it
   void set_trace(std::shared_ptr<const Trace> trace);
 
   // The form: "" restores the default. Unknown knob names return false.
@@ -60,7 +58,7 @@ class WhatIfView : public QWidget {
   void cancel();
   void follow(TimeNs start, TimeNs end);  // the main timeline's visible range
 
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return jobs_.busy(); }
   void wait();
   QString status() const;
   QProgressBar* progress() const { return progress_; }
@@ -96,7 +94,6 @@ class WhatIfView : public QWidget {
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const Prepared> prepared_;  // the dependency graph (built once per trace)
-  std::shared_ptr<std::atomic<bool>> cancel_flag_;
   std::shared_ptr<const Trace> predicted_trace_;
   TraceDiff diff_;
   std::vector<whatif::SweepRow> sweep_rows_;
@@ -119,8 +116,8 @@ class WhatIfView : public QWidget {
   DataTableModel* sweep_model_ = nullptr;
   std::unique_ptr<render::ChartView> chart_;
   QString label_;
-  int job_ = 0, pending_ = 0;
   bool preparing_ = false;
+  JobTracker jobs_;  // last: cancelled and waited for before the members above go
 };
 
 }  // namespace parascope::gui

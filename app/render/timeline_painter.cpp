@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "render/qstr.h"
+
 namespace parascope::render {
 
 namespace {

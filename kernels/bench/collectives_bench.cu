@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bench/collective_row.h"
 #include "bench/commands.h"
 #include "bench/graph_floor.h"
 #include "bench/report.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu_context.h"
-#include "bench/op.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
 #include "host/result_table.h"
 
 namespace parascope::bench {

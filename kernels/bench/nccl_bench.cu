@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "bench/collective_row.h"
 #include "bench/commands.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"

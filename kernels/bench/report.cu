@@ -3,9 +3,9 @@
 #include <cstdio>
 
 #include "bench/commands.h"
-#include "bench/gpu_context.h"
 #include "bench/row_runner.h"
 #include "device/cuda_check.h"
+#include "device/gpu_context.h"
 #include "host/size_spec.h"
 
 namespace parascope::bench {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "bench/check_kernels.h"
-#include "bench/gpu_context.h"
-#include "bench/op.h"
 #include "bench/timing.h"
+#include "device/check_kernels.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
 #include "host/result_table.h"
 
 namespace parascope::bench {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "bench/collective_row.h"
 #include "bench/commands.h"
 #include "bench/report.h"
 #include "bench/row_runner.h"

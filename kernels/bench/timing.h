@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu_context.h"
-#include "bench/op.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
 #include "host/stats.h"
 
 namespace parascope::bench {

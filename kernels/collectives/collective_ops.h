@@ -20,13 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/check_kernels.h"
-#include "bench/gpu_context.h"
-#include "bench/op.h"
-#include "bench/probe_session.h"
-#include "bench/row_runner.h"
 #include "collectives/collectives.h"
 #include "collectives/nccl_symmetric.h"
+#include "device/check_kernels.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
+#include "device/probe_session.h"
 #include "host/stats.h"
 
 namespace parascope::bench {
@@ -88,10 +87,5 @@ class CollectiveOp : public Op {
   CollConfig cfg_;
   ProbeSession* probe_ = nullptr;
 };
-
-// The check plan of a collective row: every rank's input filled, every rank's output verified.
-CheckPlanFn collective_check_plan(const CollectiveOp& op, const CollResources& res, int n);
-// One checked and timed row (a "skipped: ..." problem when the variant does not apply).
-ResultRow collective_row(GpuContext& ctx, CollResources& res, const CollConfig& cfg);
 
 }  // namespace parascope::bench

@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "bench/gpu_context.h"
+#include "device/gpu_context.h"
 #include "device/sync.cuh"
 #include "host/test_data.h"
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "bench/check_kernels.h"
 #include "collectives/collectives.h"
+#include "device/check_kernels.h"
 #include "device/cuda_check.h"
 #include "device/sync_ops.h"
 #include "device/tma_pipe.cuh"

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu_context.h"
-#include "bench/op.h"
-#include "bench/probe_session.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
+#include "device/probe_session.h"
 #include "gemm/gemm.h"
 #include "host/reference_check.h"
 

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <string>
 
-#include "bench/gpu_context.h"
-#include "bench/op.h"
+#include "device/gpu_context.h"
+#include "device/op.h"
 #include "trace/core/probe_record.h"
 
 namespace parascope::bench {

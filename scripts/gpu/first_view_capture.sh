@@ -3,7 +3,7 @@
 # `parascope-cli record` session (one process, both GPUs, one CUPTI clock) around parascope-bench's
 # fused all-gather + GEMM, with
 #   - per-SM lanes of the fused kernel: the bench's probe buffers, handed to the collector
-#     (kernels/bench/probe_session.cu), moved onto the CUPTI clock by its measured offsets;
+#     (kernels/device/probe_session.cu), moved onto the CUPTI clock by its measured offsets;
 #   - measured NVLink counters: CUPTI PM sampling (nvlrx/nvltx bytes) every 1 ms;
 #   - NCCL kernels with their collective annotations and sizes: the bench's NCCL all-gather rows
 #     (nccl_comm, seq_nccl), through the collector's NCCL profiler plugin.

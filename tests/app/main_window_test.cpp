@@ -459,10 +459,8 @@ TEST_CASE("Selecting a kernel shows its SM lanes and the overlap chart", "[app][
   so.ranks = 2;
   so.sms = 8;
   so.steps = 1;
-  gui::LoadedTrace lt;
-  lt.trace = std::make_shared<const Trace>(bench::make_synthetic_trace(so));
-  lt.index = std::make_shared<const models::TimelineIndex>(*lt.trace);
-  lt.stats = std::make_shared<const KernelStats>(kernel_stats(*lt.trace));
+  auto trace = std::make_shared<const Trace>(bench::make_synthetic_trace(so));
+  const gui::LoadedTrace lt = gui::complete_load(trace, std::make_shared<const models::TimelineIndex>(*trace));
   gui::MainWindow w;
   w.set_interactive(false);
   w.resize(1400, 900);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "trace/core/json.h"
+#include "trace/core/json_escape.h"
 
 using namespace parascope;
 
@@ -14,6 +15,16 @@ TEST_CASE("parse_json reads documents and keeps exact integers", "[core][json]")
   REQUIRE(v.find("t")->as_bool());
   REQUIRE(v.find("n")->is_null());
   REQUIRE(to_json(v) == R"({"a":[1,2.5,"xé"],"big":1790857026000000000,"t":true,"n":null})");
+}
+
+TEST_CASE("json_quote and the Chrome writer's quoting escape one way, and parse_json reads it back", "[core][json]") {
+  const std::string raw = std::string("a\"b\\c\n\r\t\b\f") + '\x01' + '\x1f' + "\xc3\xa9/";
+  const std::string quoted = R"("a\"b\\c\n\r\t\b\f\u0001\u001f)" "\xc3\xa9" R"(/")";
+  REQUIRE(json_quote(raw) == quoted);
+  std::string appended = "x:";
+  append_json_quoted(appended, raw);
+  REQUIRE(appended == "x:" + quoted);
+  REQUIRE(parse_json(quoted, "q.json").text() == raw);
 }
 
 TEST_CASE("parse_json errors name the file, byte offset and line:column", "[core][json]") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "trace/core/classify.h"
 #include "trace/core/saturating.h"
@@ -130,6 +131,13 @@ TraceSummary summarize(const Trace& trace) {
         if (ss.first > ss.last) ss.first = ss.last = 0;
     }
   return out;
+}
+
+size_t rank_count(const Trace& trace) {
+  std::set<int32_t> ranks;
+  for (const Process& p : trace.processes)
+    if (p.rank >= 0) ranks.insert(p.rank);
+  return ranks.size();
 }
 
 }  // namespace parascope

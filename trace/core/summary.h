@@ -61,4 +61,8 @@ struct TraceSummary {
 
 TraceSummary summarize(const Trace& trace);
 
+// Distinct rank numbers among the trace's processes (a process of unknown rank, a launcher, has
+// none): the status line's ranks and the world size the Chrome writer records.
+size_t rank_count(const Trace& trace);
+
 }  // namespace parascope

@@ -9,6 +9,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "trace/core/json_escape.h"
+#include "trace/core/summary.h"
 #include "trace/io/common/atomic_file.h"
 
 namespace parascope {
@@ -22,29 +24,6 @@ constexpr uint64_t kProgressEvery = 1 << 16;
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-void append_quoted(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  out.push_back('"');
 }
 
 void append_int(std::string& out, int64_t v) {
@@ -166,7 +145,7 @@ class FileWriter {
       out_ += "\"id\": ";
       append_int(out_, device_id_[devices_[i]]);
       out_ += ", \"name\": ";
-      append_quoted(out_, d.name);
+      append_json_quoted(out_, d.name);
       out_ += ", \"totalGlobalMem\": ";
       append_uint(out_, d.memory_bytes);
       out_ += ", \"computeMajor\": ";
@@ -205,15 +184,15 @@ class FileWriter {
                       std::string_view value) {
     begin_event();
     out_ += "\"name\": ";
-    append_quoted(out_, name);
+    append_json_quoted(out_, name);
     out_ += ", \"ph\": \"M\", \"pid\": ";
     append_int(out_, pid);
     out_ += ", \"tid\": ";
     append_int(out_, tid ? *tid : 0);
     out_ += ", \"args\": {";
-    append_quoted(out_, key);
+    append_json_quoted(out_, key);
     out_ += ": ";
-    append_quoted(out_, value);
+    append_json_quoted(out_, value);
     out_ += "}}";
   }
 
@@ -270,15 +249,15 @@ class FileWriter {
       // SM lanes, copy engines, device NVTX: a pseudo-process per device and kind
       std::string pid = gpu_label(static_cast<uint32_t>(dev));
       pid += tr.key.kind == TrackKind::kSmLane ? " SMs" : " " + std::string(to_string(tr.key.kind));
-      append_quoted(out_, pid);
+      append_json_quoted(out_, pid);
       out_ += ", \"tid\": ";
-      append_quoted(out_, name);
+      append_json_quoted(out_, name);
       return;
     }
     append_int(out_, pid_[tr.key.process]);
     out_ += ", \"tid\": ";
     if (tr.key.kind == TrackKind::kCpuThread && tr.key.id >= 0 && tr.key.id < kStringIdBase) append_int(out_, tr.key.id);
-    else append_quoted(out_, name);
+    else append_json_quoted(out_, name);
   }
 
   void arg_value(const ArgValue& v) {
@@ -287,7 +266,7 @@ class FileWriter {
       case ArgValue::Type::kUInt: append_uint(out_, v.u); break;
       case ArgValue::Type::kDouble: out_ += json_number(v.d); break;
       case ArgValue::Type::kBool: out_ += v.b ? "true" : "false"; break;
-      case ArgValue::Type::kString: append_quoted(out_, t_.str(v.s)); break;
+      case ArgValue::Type::kString: append_json_quoted(out_, t_.str(v.s)); break;
       case ArgValue::Type::kJson: {
         const std::string_view raw = t_.str(v.s);
         if (raw.empty()) out_ += "null";
@@ -300,7 +279,7 @@ class FileWriter {
   void key(std::string_view k) {
     out_ += first_arg_ ? "" : ", ";
     first_arg_ = false;
-    append_quoted(out_, k);
+    append_json_quoted(out_, k);
     out_ += ": ";
   }
   void int_arg(std::string_view k, int64_t v) {
@@ -313,7 +292,7 @@ class FileWriter {
   }
   void str_arg(std::string_view k, std::string_view v) {
     key(k);
-    append_quoted(out_, v);
+    append_json_quoted(out_, v);
   }
   void dims_arg(std::string_view k, const uint32_t d[3]) {
     key(k);
@@ -427,11 +406,11 @@ class FileWriter {
       const std::string_view cat = kind_category(r.kind());
       if (!cat.empty()) {
         out_ += "\"cat\": ";
-        append_quoted(out_, cat);
+        append_json_quoted(out_, cat);
         out_ += ", ";
       }
       out_ += "\"name\": ";
-      append_quoted(out_, t_.str(tr.slices.name[i]));
+      append_json_quoted(out_, t_.str(tr.slices.name[i]));
       out_ += ", ";
       place(tr);
       out_ += ", \"ts\": ";
@@ -454,7 +433,7 @@ class FileWriter {
     for (size_t i = 0; i < tr.counter.size(); ++i) {
       begin_event();
       out_ += "\"ph\": \"C\", \"name\": ";
-      append_quoted(out_, t_.str(tr.name));
+      append_json_quoted(out_, t_.str(tr.name));
       out_ += ", \"pid\": ";
       append_int(out_, pid_[tr.key.process]);
       out_ += ", \"ts\": ";
@@ -475,7 +454,7 @@ class FileWriter {
     out_ += f.kind == FlowKind::kLaunch ? "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": "
                                         : "\", \"cat\": \"flow\", \"name\": ";
     if (f.kind != FlowKind::kLaunch) {
-      append_quoted(out_, to_string(f.kind));
+      append_json_quoted(out_, to_string(f.kind));
       out_ += ", \"id\": ";
     }
     append_uint(out_, id);
@@ -570,9 +549,7 @@ ChromeJsonWriteResult write_chrome_json(const Trace& trace, const std::string& p
       groups[it->second].push_back(p);
     }
   }
-  std::set<int32_t> ranks;
-  for (const Process& p : trace.processes)
-    if (p.rank >= 0) ranks.insert(p.rank);
+  const auto world = static_cast<int32_t>(rank_count(trace));
   uint64_t total = 0, done = 0;
   for (const Track& t : trace.tracks) total += t.slices.size() + t.counter.size();
   std::set<std::string> names;
@@ -587,7 +564,7 @@ ChromeJsonWriteResult write_chrome_json(const Trace& trace, const std::string& p
       if (names.count(out)) out = rank_path(path, tag + "-" + std::to_string(g));
     }
     names.insert(out);
-    FileWriter w(trace, groups[g], options.merged, static_cast<int32_t>(ranks.size()), options, done, total, result);
+    FileWriter w(trace, groups[g], options.merged, world, options, done, total, result);
     w.write(out);
   }
   if (options.progress) options.progress(total, total);

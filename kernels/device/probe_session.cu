@@ -1,4 +1,4 @@
-#include "bench/probe_session.h"
+#include "device/probe_session.h"
 
 #include <unistd.h>
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/gpu_context.h"
+#include "device/gpu_context.h"
 #include "host/probe_chunk.h"
 
 namespace parascope::bench {

@@ -1,4 +1,4 @@
-#include "bench/gpu_context.h"
+#include "device/gpu_context.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "bench/check_kernels.h"
+#include "device/check_kernels.h"
 
 #include <atomic>
 #include <random>
