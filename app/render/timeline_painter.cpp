@@ -9,8 +9,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "render/qstr.h"
-
 namespace parascope::render {
 
 namespace {
