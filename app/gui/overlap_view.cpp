@@ -58,8 +58,8 @@ void OverlapView::show_window(uint32_t device, Interval window, const QString& t
         const SliceClassifier classify(*trace);  // its own: the classifier's name cache is not shared across threads
         return render::overlap_chart_data(*trace, classify, device, window, title);
       },
-      [this](render::OverlapChartData data) {
-        data_ = std::move(data);
+      [this](render::OverlapChartData chart) {
+        data_ = std::move(chart);
         has_data_ = true;
         update();
         emit updated();
