@@ -1,6 +1,6 @@
 // `parascope-cli diff A B`: two traces (two runs, or a run and a simulation) aligned by step
 // (ProfilerStep#N, else --step REGEX, else the whole trace), with per-step host time, GPU span and
-// exposed communication, per-kernel, per-collective and per-stream deltas (trace_diff.h) — what the GUI's
+// exposed communication, per-GPU-op (kernels, copies, memsets), per-collective and per-stream deltas (trace_diff.h) — what the GUI's
 // diff dock shows. A and B are each a trace file or a directory of per-rank files; with --set, B is
 // A's what-if prediction made in memory (as the What-if dock's "Open in Diff"), so simulated link
 // loads and ranks need no file round trip.
@@ -25,7 +25,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--set", true, true, "knob=value (repeatable): B is A's what-if prediction with these knobs (then give only A)", ""},
     {"--machine", true, false, "with --set: the machine to replay on: auto (default: the preset matching the GPUs), trace, NAME or FILE", ""},
     {"--step", true, false, "regular expression for step ranges when the traces have no ProfilerStep#N (e.g. '^iter \\d+')", ""},
-    {"--top", true, false, "kernel rows in text output (default 15; --json and --csv have all)", ""},
+    {"--top", true, false, "GPU op rows (kernels, memcpys, memsets) in text output (default 15; --json and --csv have all)", ""},
     {"--csv", true, false, "write diff_steps.csv, diff_kernels.csv, diff_collectives.csv, diff_tracks.csv and diff_links.csv into this folder", ""},
     {"--json", false, false, "machine-readable output (with schema_version)", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
@@ -33,7 +33,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--help", false, false, "this help", "-h"},
 };
 
-constexpr int kDiffSchemaVersion = 1;
+// 2: the kernels table holds memcpys and memsets too (column "GPU op"); the tracks table counts "ops"
+constexpr int kDiffSchemaVersion = 2;
 
 }  // namespace
 

@@ -23,7 +23,7 @@ TEST_CASE("diff --json pairs the steps of two TP runs and lists kernel and colle
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const JsonValue doc = parse_json(r.out, "stdout");
-  CHECK(doc.find("schema_version")->as_int() == 1);
+  CHECK(doc.find("schema_version")->as_int() == 2);
   CHECK(doc.find("paired_by")->text() == "name");
   const auto& steps = doc.find("steps")->find("rows")->items();
   REQUIRE(steps.size() == 4);
@@ -72,8 +72,8 @@ TEST_CASE("diff pairs a run with its prediction written by whatif -o", "[cli][di
   const auto& tracks = doc.find("tracks")->find("rows")->items();
   REQUIRE(tracks.size() == 2);
   for (const JsonValue& t : tracks) {
-    CHECK(t.find("kernels_a")->as_int() == 32);
-    CHECK(t.find("kernels_b")->as_int() == 32);
+    CHECK(t.find("ops_a")->as_int() == 32);
+    CHECK(t.find("ops_b")->as_int() == 32);
   }
   std::filesystem::remove_all(dir);
 }

@@ -21,6 +21,9 @@ bool is_profiler_step(std::string_view n) {
 
 uint64_t key(EventRef r) { return (static_cast<uint64_t>(r.track) << 32) | r.index; }
 
+// GPU work the diff counts: kernels, copies and memsets (HTA's trace diff counts all three).
+bool is_gpu_op(SliceKind k) { return k == SliceKind::kKernel || k == SliceKind::kMemcpy || k == SliceKind::kMemset; }
+
 // Per trace: which step each kernel belongs to, and per (step, device) what ran.
 struct StepKernels {
   struct Kernel {
@@ -47,7 +50,7 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
     if (it == ranges.end()) continue;
     const auto& v = it->second;
     for (uint32_t i = 0; i < tr.slices.size(); ++i) {
-      if (tr.slices.ref[i].kind() != SliceKind::kKernel) continue;
+      if (!is_gpu_op(tr.slices.ref[i].kind())) continue;
       TimeNs at = tr.slices.start[i];
       if (const auto l = launch.find(key({ti, i})); l != launch.end() && l->second.track < t.tracks.size())
         at = t.tracks[l->second.track].slices.start[l->second.index];
@@ -63,7 +66,7 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
 }
 
 struct StepNumbers {
-  TimeNs host = 0, gpu = 0, exposed = 0;
+  TimeNs host = 0, gpu = 0, exposed = 0;  // gpu: first op start .. last op end
 };
 
 StepNumbers step_numbers(const Trace& t, const SliceClassifier& classify, const TraceSteps::Step& step,
@@ -217,7 +220,10 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       const Track& tr = t.tracks[k.ref.track];
       const TimeNs dur = tr.slices.dur[k.ref.index];
       KernelDiff& kd = by_name[std::string(t.str(tr.slices.name[k.ref.index]))];
-      if (kd.count_a + kd.count_b == 0) kd.category = classify.category(k.ref);
+      if (kd.count_a + kd.count_b == 0) {
+        kd.kind = tr.slices.ref[k.ref.index].kind();
+        kd.category = classify.category(k.ref);
+      }
       (is_b ? kd.count_b : kd.count_a) += 1;
       (is_b ? kd.total_b : kd.total_a) += dur;
       EventRef& ex = is_b ? kd.example_b : kd.example_a;
@@ -295,7 +301,7 @@ DataTable diff_steps_table(const TraceDiff& d) {
   t.id = "diff_steps";
   t.title = "Steps, B against A";
   t.note = "A: steps by " + d.steps_a + ", B: by " + d.steps_b + ", paired by " + d.paired_by +
-           "; host = the slowest rank's step range, GPU = first kernel start to last kernel end, exposed = communication not under compute (worst GPU)";
+           "; host = the slowest rank's step range, GPU = first GPU op start to last op end, exposed = communication not under compute (worst GPU)";
   t.column("step A").column("step B").column("host A", "ns", true).column("host B", "ns", true).column("host diff", "ns", true)
       .column("host diff %", "fraction", true).column("GPU A", "ns", true).column("GPU B", "ns", true).column("GPU diff", "ns", true)
       .column("exposed A", "ns", true).column("exposed B", "ns", true).column("exposed diff", "ns", true);
@@ -309,12 +315,14 @@ DataTable diff_steps_table(const TraceDiff& d) {
 DataTable diff_kernels_table(const TraceDiff& d) {
   DataTable t;
   t.id = "diff_kernels";
-  t.title = "Kernels, B against A";
-  t.note = "kernel time summed over the paired steps and all ranks, by name; largest change first";
-  t.column("kernel").column("kind").column("count A", "", true).column("count B", "", true).column("time A", "ns", true)
+  t.title = "Kernels, copies and memsets, B against A";
+  t.note = "GPU op time (kernels, memcpys, memsets) summed over the paired steps and all ranks, by name; largest change first";
+  t.column("GPU op").column("kind").column("count A", "", true).column("count B", "", true).column("time A", "ns", true)
       .column("time B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
   for (const KernelDiff& k : d.kernels)
-    t.add_row({text_cell(k.name), text_cell(k.category == Category::kCommunication ? "comm" : std::string(to_string(k.category))),
+    t.add_row({text_cell(k.name), text_cell(k.kind != SliceKind::kKernel      ? std::string(to_string(k.kind))
+                                            : k.category == Category::kCommunication ? "comm"
+                                                                                     : std::string(to_string(k.category))),
                int_cell(k.count_a), int_cell(k.count_b), duration_cell(k.total_a), duration_cell(k.total_b), delta_cell(k.total_a, k.total_b),
                ratio_cell(k.total_a, k.total_b)});
   return t;
@@ -339,8 +347,8 @@ DataTable diff_tracks_table(const TraceDiff& d) {
   DataTable t;
   t.id = "diff_tracks";
   t.title = "GPU streams, B against A";
-  t.note = "kernel time per stream inside the paired steps; streams pair by GPU ordinal and stream id (and rank where ordinals repeat across processes)";
-  t.column("stream").column("kernels A", "", true).column("kernels B", "", true).column("busy A", "ns", true)
+  t.note = "GPU op time (kernels, memcpys, memsets) per stream inside the paired steps; streams pair by GPU ordinal and stream id (and rank where ordinals repeat across processes)";
+  t.column("stream").column("ops A", "", true).column("ops B", "", true).column("busy A", "ns", true)
       .column("busy B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
   for (const TrackDiff& k : d.tracks)
     t.add_row({text_cell(k.label), int_cell(k.count_a), int_cell(k.count_b), duration_cell(k.busy_a), duration_cell(k.busy_b),

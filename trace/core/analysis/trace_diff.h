@@ -2,10 +2,10 @@
 // ProfilerStep#N ranges, else ranges matching a pattern (NVTX "iter 3", ...), else the whole trace
 // as one step; steps pair by name when both traces name them alike, else by order. Per step: the
 // slowest rank's host time, its GPU span, and communication exposed on the worst GPU (device
-// comm − compute, as exposed_communication.h). Per kernel name and per collective (op, size,
-// ranks): counts and summed kernel time inside the aligned steps, B − A. A kernel belongs to the
-// step whose range holds its launch call (else its own start) on its process. Per GPU stream: the
-// same kernel time, so a timeline can mark the tracks that changed.
+// comm − compute, as exposed_communication.h). GPU ops are kernels, copies and memsets. Per op name
+// and per collective (op, size, ranks): counts and summed op time inside the aligned steps, B − A.
+// An op belongs to the step whose range holds its launch call (else its own start) on its process.
+// Per GPU stream: the same op time, so a timeline can mark the tracks that changed.
 #pragma once
 
 #include <string>
@@ -36,14 +36,15 @@ TraceSteps find_steps(const Trace& trace, const std::string& pattern = "");
 struct StepDiff {
   std::string name_a, name_b;
   TimeNs host_a = 0, host_b = 0;         // the slowest process's host range
-  TimeNs gpu_a = 0, gpu_b = 0;           // first kernel start .. last kernel end, the widest device
+  TimeNs gpu_a = 0, gpu_b = 0;           // first GPU op start .. last op end, the widest device
   TimeNs exposed_a = 0, exposed_b = 0;   // communication not under compute, the worst device
   TimeNs start_a = 0, start_b = 0;       // span starts: B's timeline sits at start_b − start_a
   TimeNs end_a = 0, end_b = 0;           // span ends (the union of the processes' ranges)
 };
 
-struct KernelDiff {
+struct KernelDiff {  // one GPU op name: a kernel, "Memcpy DtoD (Device -> Device)", "Memset (Device)"
   std::string name;
+  SliceKind kind = SliceKind::kKernel;   // kKernel, kMemcpy or kMemset
   Category category = Category::kCompute;
   int64_t count_a = 0, count_b = 0;
   TimeNs total_a = 0, total_b = 0;
@@ -63,13 +64,13 @@ struct CollectiveDiff {
 
 // One GPU stream, matched across the traces by (device ordinal, stream id) when each ordinal
 // belongs to one process in both traces, else by (rank, else process index; ordinal; stream id):
-// kernel time inside the paired steps. A prediction keeps its measurement's ranks, ordinals and
+// GPU op time inside the paired steps. A prediction keeps its measurement's ranks, ordinals and
 // stream ids, so its tracks pair one to one.
 struct TrackDiff {
   std::string label;                    // "rank 0 GPU 0 stream 7"
   int64_t track_a = -1, track_b = -1;   // Trace::tracks index, -1: not in that trace
   int64_t count_a = 0, count_b = 0;
-  TimeNs busy_a = 0, busy_b = 0;        // summed kernel durations
+  TimeNs busy_a = 0, busy_b = 0;        // summed op durations (kernels, copies, memsets)
 };
 
 struct TraceDiff {
@@ -77,7 +78,7 @@ struct TraceDiff {
   std::string paired_by;                 // "name", "order"
   std::vector<StepDiff> steps;
   int64_t unpaired_a = 0, unpaired_b = 0;
-  std::vector<KernelDiff> kernels;       // by |delta|, largest first, then name
+  std::vector<KernelDiff> kernels;       // GPU ops by name, by |delta|, largest first, then name
   std::vector<CollectiveDiff> collectives;  // by op, bytes, ranks
   std::vector<TrackDiff> tracks;         // by label
   TimeNs offset() const { return steps.empty() ? 0 : steps.front().start_b - steps.front().start_a; }
