@@ -96,6 +96,8 @@ int run_diff(const VerbArgs& argv) {
                                        {"paired_by", JsonValue::string(d.paired_by)},
                                        {"unpaired_a", JsonValue::number(d.unpaired_a)},
                                        {"unpaired_b", JsonValue::number(d.unpaired_b)},
+                                       {"before_first_step_a", JsonValue::number(d.before_a)},
+                                       {"before_first_step_b", JsonValue::number(d.before_b)},
                                        {"offset_ns", JsonValue::number(d.offset())},
                                        {"steps", table_json(steps)},
                                        {"kernels", table_json(kernels)},
@@ -105,9 +107,12 @@ int run_diff(const VerbArgs& argv) {
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;
   }
-  std::printf("A %s\nB %s\n%zu steps paired by %s", args.inputs()[0].c_str(), b_name.c_str(), d.steps.size(), d.paired_by.c_str());
+  std::printf("A %s\nB %s\n%zu steps paired by %s", args.inputs()[0].c_str(), b_name.c_str(), d.paired_steps(), d.paired_by.c_str());
   if (d.unpaired_a || d.unpaired_b) std::printf(" (%lld of A and %lld of B without a partner)", static_cast<long long>(d.unpaired_a),
                                                static_cast<long long>(d.unpaired_b));
+  if (d.before_a || d.before_b)
+    std::printf("\nGPU ops launched before the trace began (A %lld, B %lld): the row 'before the first step', in no step's totals",
+                static_cast<long long>(d.before_a), static_cast<long long>(d.before_b));
   std::printf("\n\n%s\n", render_text(steps).c_str());
   DataTable shown = kernels;
   if (shown.rows.size() > top) shown.rows.resize(top);

@@ -24,13 +24,27 @@ uint64_t key(EventRef r) { return (static_cast<uint64_t>(r.track) << 32) | r.ind
 // GPU work the diff counts: kernels, copies and memsets (HTA's trace diff counts all three).
 bool is_gpu_op(SliceKind k) { return k == SliceKind::kKernel || k == SliceKind::kMemcpy || k == SliceKind::kMemset; }
 
-// Per trace: which step each kernel belongs to, and per (step, device) what ran.
+uint32_t correlation_of(const Trace& t, SliceRef r) {
+  if (!r.has_detail()) return 0;
+  switch (r.kind()) {
+    case SliceKind::kKernel: return r.index() < t.kernels.size() ? t.kernels[r.index()].correlation : 0;
+    case SliceKind::kMemcpy: return r.index() < t.memcpys.size() ? t.memcpys[r.index()].correlation : 0;
+    case SliceKind::kMemset: return r.index() < t.memsets.size() ? t.memsets[r.index()].correlation : 0;
+    default: return 0;
+  }
+}
+
+// Per trace: which step each GPU op belongs to, and the ops launched before the profiling window.
 struct StepKernels {
   struct Kernel {
     EventRef ref;
     uint32_t step;
   };
   std::vector<Kernel> kernels;
+  // Ops without a launch call whose correlation id is below every launched op's of their process:
+  // CUPTI numbers calls in order, so these were launched before the trace began (they ran at its
+  // start, inside the first step's range, but none of the step's host work issued them).
+  std::vector<EventRef> before;
 };
 
 StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
@@ -38,6 +52,19 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
   std::unordered_map<uint64_t, EventRef> launch;
   for (const Flow& f : t.flows)
     if (f.kind == FlowKind::kLaunch && f.from.valid() && f.to.valid()) launch.emplace(key(f.to), f.from);
+  // per process: the lowest correlation id of an op with its launch call in the file
+  std::map<uint32_t, uint32_t> first_launched;
+  for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+    const Track& tr = t.tracks[ti];
+    if (tr.key.kind != TrackKind::kGpuStream) continue;
+    for (uint32_t i = 0; i < tr.slices.size(); ++i) {
+      if (!is_gpu_op(tr.slices.ref[i].kind()) || !launch.count(key({ti, i}))) continue;
+      if (const uint32_t c = correlation_of(t, tr.slices.ref[i])) {
+        auto [it, fresh] = first_launched.try_emplace(tr.key.process, c);
+        if (!fresh) it->second = std::min(it->second, c);
+      }
+    }
+  }
   // per process: (start, end, step) sorted by start
   std::map<uint32_t, std::vector<std::tuple<TimeNs, TimeNs, uint32_t>>> ranges;
   for (uint32_t s = 0; s < steps.steps.size(); ++s)
@@ -49,11 +76,19 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
     const auto it = ranges.find(tr.key.process);
     if (it == ranges.end()) continue;
     const auto& v = it->second;
+    const auto first = first_launched.find(tr.key.process);
     for (uint32_t i = 0; i < tr.slices.size(); ++i) {
       if (!is_gpu_op(tr.slices.ref[i].kind())) continue;
       TimeNs at = tr.slices.start[i];
-      if (const auto l = launch.find(key({ti, i})); l != launch.end() && l->second.track < t.tracks.size())
+      if (const auto l = launch.find(key({ti, i})); l != launch.end() && l->second.track < t.tracks.size()) {
         at = t.tracks[l->second.track].slices.start[l->second.index];
+      } else if (first != first_launched.end()) {
+        const uint32_t c = correlation_of(t, tr.slices.ref[i]);
+        if (c != 0 && c < first->second) {
+          out.before.push_back({ti, i});
+          continue;
+        }
+      }
       // the last range starting at or before `at` that still holds it
       auto r = std::upper_bound(v.begin(), v.end(), std::make_tuple(at, INT64_MAX, UINT32_MAX));
       if (r == v.begin()) continue;
@@ -175,6 +210,36 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
   for (const auto& k : ka.kernels) per_step_a[k.step].push_back(k.ref);
   for (const auto& k : kb.kernels) per_step_b[k.step].push_back(k.ref);
   std::vector<uint8_t> paired_a(sa.steps.size(), 0), paired_b(sb.steps.size(), 0);
+  d.before_a = static_cast<int64_t>(ka.before.size());
+  d.before_b = static_cast<int64_t>(kb.before.size());
+  if (!ka.before.empty() || !kb.before.empty()) {
+    // its own row: GPU span and exposed communication of that work, no host range
+    const TraceSteps::Step none;
+    const StepNumbers na = step_numbers(a, ca, none, ka.before), nb = step_numbers(b, cb, none, kb.before);
+    auto span = [](const Trace& t, const std::vector<EventRef>& ops, const TraceSteps& st) {
+      const TimeNs at = st.steps.empty() ? 0 : st.steps.front().span.start;
+      if (ops.empty()) return Interval{at, at};
+      Interval w{INT64_MAX, INT64_MIN};
+      for (const EventRef& r : ops) {
+        w.start = std::min(w.start, t.tracks[r.track].slices.start[r.index]);
+        w.end = std::max(w.end, t.tracks[r.track].slices.end(r.index));
+      }
+      return w;
+    };
+    const Interval wa = span(a, ka.before, sa), wb = span(b, kb.before, sb);
+    StepDiff s;
+    s.before_first = true;
+    s.name_a = s.name_b = "before the first step";
+    s.gpu_a = na.gpu;
+    s.gpu_b = nb.gpu;
+    s.exposed_a = na.exposed;
+    s.exposed_b = nb.exposed;
+    s.start_a = wa.start;
+    s.end_a = wa.end;
+    s.start_b = wb.start;
+    s.end_b = wb.end;
+    d.steps.push_back(std::move(s));
+  }
   for (const auto& [i, j] : pairs) {
     paired_a[i] = paired_b[j] = 1;
     const StepNumbers na = step_numbers(a, ca, sa.steps[i], per_step_a[i]);
@@ -301,6 +366,7 @@ DataTable diff_steps_table(const TraceDiff& d) {
   t.id = "diff_steps";
   t.title = "Steps, B against A";
   t.note = "A: steps by " + d.steps_a + ", B: by " + d.steps_b + ", paired by " + d.paired_by +
+           "; 'before the first step': GPU ops launched before the trace began (no launch call in the file), in no step's totals" +
            "; host = the slowest rank's step range, GPU = first GPU op start to last op end, exposed = communication not under compute (worst GPU)";
   t.column("step A").column("step B").column("host A", "ns", true).column("host B", "ns", true).column("host diff", "ns", true)
       .column("host diff %", "fraction", true).column("GPU A", "ns", true).column("GPU B", "ns", true).column("GPU diff", "ns", true)

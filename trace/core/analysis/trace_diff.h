@@ -4,7 +4,8 @@
 // slowest rank's host time, its GPU span, and communication exposed on the worst GPU (device
 // comm − compute, as exposed_communication.h). GPU ops are kernels, copies and memsets. Per op name
 // and per collective (op, size, ranks): counts and summed op time inside the aligned steps, B − A.
-// An op belongs to the step whose range holds its launch call (else its own start) on its process.
+// An op belongs to the step whose range holds its launch call (else its own start) on its process;
+// ops launched before the trace began have a row of their own, "before the first step".
 // Per GPU stream: the same op time, so a timeline can mark the tracks that changed.
 #pragma once
 
@@ -35,6 +36,10 @@ TraceSteps find_steps(const Trace& trace, const std::string& pattern = "");
 
 struct StepDiff {
   std::string name_a, name_b;
+  // The row "before the first step" (first when present): GPU ops launched before the trace began
+  // (no launch call in the file, correlation ids below every launched op's), which ran at its
+  // start. No host range; the kernel, collective and stream tables leave these ops out.
+  bool before_first = false;
   TimeNs host_a = 0, host_b = 0;         // the slowest process's host range
   TimeNs gpu_a = 0, gpu_b = 0;           // first GPU op start .. last op end, the widest device
   TimeNs exposed_a = 0, exposed_b = 0;   // communication not under compute, the worst device
@@ -78,10 +83,17 @@ struct TraceDiff {
   std::string paired_by;                 // "name", "order"
   std::vector<StepDiff> steps;
   int64_t unpaired_a = 0, unpaired_b = 0;
+  int64_t before_a = 0, before_b = 0;    // GPU ops launched before the trace began (the row "before the first step")
   std::vector<KernelDiff> kernels;       // GPU ops by name, by |delta|, largest first, then name
   std::vector<CollectiveDiff> collectives;  // by op, bytes, ranks
   std::vector<TrackDiff> tracks;         // by label
-  TimeNs offset() const { return steps.empty() ? 0 : steps.front().start_b - steps.front().start_a; }
+  // B's timeline sits at A's + offset(): the first paired step's starts
+  TimeNs offset() const {
+    for (const StepDiff& s : steps)
+      if (!s.before_first) return s.start_b - s.start_a;
+    return 0;
+  }
+  size_t paired_steps() const { return steps.size() - (!steps.empty() && steps.front().before_first ? 1 : 0); }
 };
 
 struct DiffOptions {
