@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <unordered_map>
 
 #include "trace/core/analysis/collective_bandwidth.h"
@@ -124,6 +125,72 @@ StepNumbers step_numbers(const Trace& t, const SliceClassifier& classify, const 
     if (!overlap.empty()) n.exposed = std::max(n.exposed, overlap[0].totals.communication_ns - overlap[0].totals.overlap_ns);
   }
   return n;
+}
+
+// Processes owning at least one GPU stream with GPU ops, by index.
+std::vector<uint32_t> gpu_processes(const Trace& t) {
+  std::set<uint32_t> out;
+  for (const Track& tr : t.tracks) {
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.device < 0) continue;
+    for (const SliceRef r : tr.slices.ref)
+      if (is_gpu_op(r.kind())) {
+        out.insert(tr.key.process);
+        break;
+      }
+  }
+  return {out.begin(), out.end()};
+}
+
+std::vector<int32_t> ordinals_of(const Trace& t, uint32_t process) {
+  std::set<int32_t> out;
+  for (const Device& d : t.devices)
+    if (d.process == process) out.insert(d.ordinal);
+  return {out.begin(), out.end()};
+}
+
+std::string rank_text(const Trace& t, uint32_t p) {
+  const Process& proc = t.processes[p];
+  return proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid);
+}
+
+struct RankPairing {
+  std::map<uint32_t, uint32_t> process_b_to_a;
+  std::map<int32_t, int32_t> ordinal_b_to_a;
+  std::string how;
+};
+
+RankPairing pair_ranks(const Trace& a, const Trace& b, const std::vector<std::pair<int32_t, int32_t>>& rank_map) {
+  RankPairing out;
+  auto pair = [&](uint32_t pa, uint32_t pb) {
+    out.process_b_to_a[pb] = pa;
+    const std::vector<int32_t> oa = ordinals_of(a, pa), ob = ordinals_of(b, pb);
+    if (oa.size() == ob.size())
+      for (size_t i = 0; i < oa.size(); ++i)
+        if (oa[i] != ob[i]) out.ordinal_b_to_a[ob[i]] = oa[i];
+    if (!out.how.empty()) out.how += ", ";
+    out.how += "A's " + rank_text(a, pa) + " with B's " + rank_text(b, pb);
+  };
+  if (!rank_map.empty()) {
+    auto find = [](const Trace& t, int32_t rank, const char* side) {
+      std::string have;
+      for (uint32_t p = 0; p < t.processes.size(); ++p) {
+        if (t.processes[p].rank == rank) return p;
+        if (t.processes[p].rank >= 0) have += (have.empty() ? "" : ", ") + std::to_string(t.processes[p].rank);
+      }
+      throw DiffError(std::string(side) + " has no rank " + std::to_string(rank) + " (its ranks: " + (have.empty() ? "none" : have) + ")");
+    };
+    for (const auto& [ra, rb] : rank_map) pair(find(a, ra, "A"), find(b, rb, "B"));
+    out.how = "by --rank-map: " + out.how;
+    return out;
+  }
+  // one GPU process on each side that differ in rank or GPU: pair them by position
+  const std::vector<uint32_t> ga = gpu_processes(a), gb = gpu_processes(b);
+  if (ga.size() != 1 || gb.size() != 1) return out;
+  const Process &x = a.processes[ga[0]], &y = b.processes[gb[0]];
+  if (x.rank == y.rank && ordinals_of(a, ga[0]) == ordinals_of(b, gb[0])) return out;
+  pair(ga[0], gb[0]);
+  out.how = "by position (one rank on each side): " + out.how;
+  return out;
 }
 
 }  // namespace
@@ -273,6 +340,11 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
     return true;
   };
   const bool by_ordinal = ordinals_unique(a) && ordinals_unique(b);
+  // B's processes that stand for one of A's (--rank-map, or each side's only GPU process), with
+  // B's GPU ordinals carried to A's by position: such streams pair as if B were that rank of A.
+  const RankPairing rp = pair_ranks(a, b, options.rank_map);
+  d.ranks_paired = rp.how;
+  d.ordinal_b_to_a = rp.ordinal_b_to_a;
   auto earlier = [](const Trace& t, EventRef x, EventRef y) {  // x before y (y may be invalid)
     return !y.valid() || t.tracks[x.track].slices.start[x.index] < t.tracks[y.track].slices.start[y.index];
   };
@@ -295,12 +367,22 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       if (earlier(t, k.ref, ex)) ex = k.ref;
       {
         const Process& proc = t.processes[tr.key.process];
-        const int64_t who = by_ordinal ? 0 : proc.rank >= 0 ? proc.rank : -1 - static_cast<int64_t>(tr.key.process);
         const int64_t ordinal = tr.key.device >= 0 ? t.devices[static_cast<size_t>(tr.key.device)].ordinal : -1;
-        TrackDiff& td = by_track[{who, ordinal, tr.key.id}];
-        if (td.label.empty())
-          td.label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) + " GPU " +
-                     std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
+        // the key in A's terms: a mapped B process is its A process, its ordinals A's
+        uint32_t key_process = tr.key.process;
+        int64_t key_ordinal = ordinal;
+        const auto m = is_b ? rp.process_b_to_a.find(tr.key.process) : rp.process_b_to_a.end();
+        if (m != rp.process_b_to_a.end()) {
+          key_process = m->second;
+          if (const auto o = rp.ordinal_b_to_a.find(static_cast<int32_t>(ordinal)); o != rp.ordinal_b_to_a.end()) key_ordinal = o->second;
+        }
+        const Process& kproc = m != rp.process_b_to_a.end() ? a.processes[key_process] : proc;
+        const int64_t who = by_ordinal ? 0 : kproc.rank >= 0 ? kproc.rank : -1 - static_cast<int64_t>(key_process);
+        TrackDiff& td = by_track[{who, key_ordinal, tr.key.id}];
+        const std::string label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) +
+                                  " GPU " + std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
+        if (td.label.empty()) td.label = label;
+        else if (is_b && td.track_b < 0 && td.label != label) td.label += " ~ B " + label;
         (is_b ? td.track_b : td.track_a) = k.ref.track;
         (is_b ? td.count_b : td.count_a) += 1;
         (is_b ? td.busy_b : td.busy_a) += dur;
@@ -475,7 +557,13 @@ DataTable diff_links_table(const Trace& a, const Trace& b, const TraceDiff& d) {
       .column("peak B", "bytes/s", true).column("peak util A", "fraction", true).column("peak util B", "fraction", true);
   if (d.steps.empty()) return t;
   const Interval wa{d.steps.front().start_a, d.steps.back().end_a}, wb{d.steps.front().start_b, d.steps.back().end_b};
-  const auto la = best_links(a, wa), lb = best_links(b, wb);
+  const auto la = best_links(a, wa);
+  std::map<LinkKey, LinkSide> lb;  // keyed by A's ordinals where ranks were paired (d.ordinal_b_to_a)
+  for (auto& [k, v] : best_links(b, wb)) {
+    LinkKey key = k;
+    if (const auto o = d.ordinal_b_to_a.find(std::get<0>(k)); o != d.ordinal_b_to_a.end()) std::get<0>(key) = o->second;
+    lb.emplace(key, std::move(v));
+  }
   std::map<LinkKey, std::pair<const LinkSide*, const LinkSide*>> all;
   for (const auto& [k, v] : la) all[k].first = &v;
   for (const auto& [k, v] : lb) all[k].second = &v;

@@ -9,6 +9,8 @@
 // Per GPU stream: the same op time, so a timeline can mark the tracks that changed.
 #pragma once
 
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,7 +70,8 @@ struct CollectiveDiff {
 };
 
 // One GPU stream, matched across the traces by (device ordinal, stream id) when each ordinal
-// belongs to one process in both traces, else by (rank, else process index; ordinal; stream id):
+// belongs to one process in both traces, else by (rank, else process index; ordinal; stream id),
+// B's paired ranks and ordinals taken as A's (DiffOptions::rank_map):
 // GPU op time inside the paired steps. A prediction keeps its measurement's ranks, ordinals and
 // stream ids, so its tracks pair one to one.
 struct TrackDiff {
@@ -76,6 +79,11 @@ struct TrackDiff {
   int64_t track_a = -1, track_b = -1;   // Trace::tracks index, -1: not in that trace
   int64_t count_a = 0, count_b = 0;
   TimeNs busy_a = 0, busy_b = 0;        // summed op durations (kernels, copies, memsets)
+};
+
+// A --rank-map naming a rank a trace lacks.
+struct DiffError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct TraceDiff {
@@ -87,6 +95,10 @@ struct TraceDiff {
   std::vector<KernelDiff> kernels;       // GPU ops by name, by |delta|, largest first, then name
   std::vector<CollectiveDiff> collectives;  // by op, bytes, ranks
   std::vector<TrackDiff> tracks;         // by label
+  // How ranks were paired when not by their own numbers: "by position (one rank on each side): A's
+  // rank 3 with B's rank 1", "by --rank-map: ..."; empty: by rank (or GPU ordinal).
+  std::string ranks_paired;
+  std::map<int32_t, int32_t> ordinal_b_to_a;  // B's GPU ordinals standing for A's (paired ranks)
   // B's timeline sits at A's + offset(): the first paired step's starts
   TimeNs offset() const {
     for (const StepDiff& s : steps)
@@ -98,6 +110,11 @@ struct TraceDiff {
 
 struct DiffOptions {
   std::string step_pattern;  // as find_steps
+  // (A rank, B rank): B's rank stands for A's in the stream and link tables, its GPUs A's GPUs by
+  // position. Empty: when each trace has one process with GPU work and they differ in rank or GPU
+  // ordinal (single-rank traces of different ranks), those two pair by position. DiffError for a
+  // rank a trace lacks.
+  std::vector<std::pair<int32_t, int32_t>> rank_map;
 };
 
 TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options = {});
