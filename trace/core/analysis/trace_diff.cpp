@@ -1,6 +1,7 @@
 #include "trace/core/analysis/trace_diff.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -153,9 +154,23 @@ std::string rank_text(const Trace& t, uint32_t p) {
   return proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid);
 }
 
+// GPU streams with GPU ops of one process, per ordinal: sorted stream ids.
+std::map<int32_t, std::vector<int64_t>> streams_of(const Trace& t, uint32_t process) {
+  std::map<int32_t, std::set<int64_t>> ids;
+  for (const Track& tr : t.tracks) {
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.process != process || tr.key.device < 0) continue;
+    if (std::any_of(tr.slices.ref.begin(), tr.slices.ref.end(), [](SliceRef r) { return is_gpu_op(r.kind()); }))
+      ids[t.devices[static_cast<size_t>(tr.key.device)].ordinal].insert(tr.key.id);
+  }
+  std::map<int32_t, std::vector<int64_t>> out;
+  for (auto& [o, v] : ids) out[o].assign(v.begin(), v.end());
+  return out;
+}
+
 struct RankPairing {
   std::map<uint32_t, uint32_t> process_b_to_a;
   std::map<int32_t, int32_t> ordinal_b_to_a;
+  std::map<std::pair<uint32_t, int64_t>, int64_t> stream_b_to_a;  // (B process, B stream) → A stream
   std::string how;
 };
 
@@ -169,6 +184,25 @@ RankPairing pair_ranks(const Trace& a, const Trace& b, const std::vector<std::pa
         if (oa[i] != ob[i]) out.ordinal_b_to_a[ob[i]] = oa[i];
     if (!out.how.empty()) out.how += ", ";
     out.how += "A's " + rank_text(a, pa) + " with B's " + rank_text(b, pb);
+    // streams: the same id pairs; the ones left over pair in id order when as many are left on
+    // both sides (stream handles are numbered per process, in creation order)
+    const auto sa = streams_of(a, pa), sb = streams_of(b, pb);
+    for (const auto& [ob, ids_b] : sb) {
+      const auto o = out.ordinal_b_to_a.find(ob);
+      const auto ia = sa.find(o != out.ordinal_b_to_a.end() ? o->second : ob);
+      if (ia == sa.end()) continue;
+      std::vector<int64_t> left_a, left_b;
+      std::set_difference(ia->second.begin(), ia->second.end(), ids_b.begin(), ids_b.end(), std::back_inserter(left_a));
+      std::set_difference(ids_b.begin(), ids_b.end(), ia->second.begin(), ia->second.end(), std::back_inserter(left_b));
+      if (left_a.empty() || left_a.size() != left_b.size()) continue;
+      std::string ta, tb;
+      for (size_t i = 0; i < left_b.size(); ++i) {
+        out.stream_b_to_a[{pb, left_b[i]}] = left_a[i];
+        ta += (i ? "," : "") + std::to_string(left_a[i]);
+        tb += (i ? "," : "") + std::to_string(left_b[i]);
+      }
+      out.how += " (streams " + ta + " with " + tb + " by order)";
+    }
   };
   if (!rank_map.empty()) {
     auto find = [](const Trace& t, int32_t rank, const char* side) {
@@ -378,7 +412,10 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
         }
         const Process& kproc = m != rp.process_b_to_a.end() ? a.processes[key_process] : proc;
         const int64_t who = by_ordinal ? 0 : kproc.rank >= 0 ? kproc.rank : -1 - static_cast<int64_t>(key_process);
-        TrackDiff& td = by_track[{who, key_ordinal, tr.key.id}];
+        int64_t key_stream = tr.key.id;
+        if (is_b)
+          if (const auto st = rp.stream_b_to_a.find({tr.key.process, tr.key.id}); st != rp.stream_b_to_a.end()) key_stream = st->second;
+        TrackDiff& td = by_track[{who, key_ordinal, key_stream}];
         const std::string label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) +
                                   " GPU " + std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
         if (td.label.empty()) td.label = label;

@@ -112,8 +112,9 @@ struct DiffOptions {
   std::string step_pattern;  // as find_steps
   // (A rank, B rank): B's rank stands for A's in the stream and link tables, its GPUs A's GPUs by
   // position. Empty: when each trace has one process with GPU work and they differ in rank or GPU
-  // ordinal (single-rank traces of different ranks), those two pair by position. DiffError for a
-  // rank a trace lacks.
+  // ordinal (single-rank traces of different ranks), those two pair by position. Within a paired
+  // rank, streams of the same id pair, and the ones left over pair in id order when each side has
+  // as many. DiffError for a rank a trace lacks.
   std::vector<std::pair<int32_t, int32_t>> rank_map;
 };
 
