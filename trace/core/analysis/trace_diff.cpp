@@ -187,9 +187,9 @@ RankPairing pair_ranks(const Trace& a, const Trace& b, const std::vector<std::pa
     // streams: the same id pairs; the ones left over pair in id order when as many are left on
     // both sides (stream handles are numbered per process, in creation order)
     const auto sa = streams_of(a, pa), sb = streams_of(b, pb);
-    for (const auto& [ob, ids_b] : sb) {
-      const auto o = out.ordinal_b_to_a.find(ob);
-      const auto ia = sa.find(o != out.ordinal_b_to_a.end() ? o->second : ob);
+    for (const auto& [ord_b, ids_b] : sb) {
+      const auto o = out.ordinal_b_to_a.find(ord_b);
+      const auto ia = sa.find(o != out.ordinal_b_to_a.end() ? o->second : ord_b);
       if (ia == sa.end()) continue;
       std::vector<int64_t> left_a, left_b;
       std::set_difference(ia->second.begin(), ia->second.end(), ids_b.begin(), ids_b.end(), std::back_inserter(left_a));
@@ -419,7 +419,7 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
         const std::string label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) +
                                   " GPU " + std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
         if (td.label.empty()) td.label = label;
-        else if (is_b && td.track_b < 0 && td.label != label) td.label += " ~ B " + label;
+        else if (m != rp.process_b_to_a.end() && td.track_b < 0 && td.label != label) td.label += " ~ B " + label;
         (is_b ? td.track_b : td.track_a) = k.ref.track;
         (is_b ? td.count_b : td.count_a) += 1;
         (is_b ? td.busy_b : td.busy_a) += dur;
