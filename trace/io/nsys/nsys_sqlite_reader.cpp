@@ -136,6 +136,7 @@ class Importer {
     syncs();
     graphs();
     runtime();
+    overheads();
     nvtx();
     launch_flows();
     for (uint32_t p : processes_) {
@@ -176,7 +177,7 @@ class Importer {
   void count_rows() {
     for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                           "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"}) {
+                          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "PROFILER_OVERHEAD", "CUPTI_ACTIVITY_KIND_OVERHEAD"}) {
       if (!has(t)) continue;
       Statement s(db_, std::string("SELECT COUNT(*) FROM ") + t, path_, t);
       if (s.step()) total_rows_ += static_cast<uint64_t>(s.i(0));
@@ -514,6 +515,38 @@ class Importer {
       }
       row_done();
     }
+  }
+
+  // The profiler's own cost on the host: Nsight's PROFILER_OVERHEAD (initialisation, buffer
+  // flushes, TLS allocation) and CUPTI's OVERHEAD records (module loading, lazy function loading,
+  // a full command buffer), each on its thread as an overhead slice named by the export (else by
+  // ENUM_CUPTI_OVERHEAD_TYPE's label). Rows without a thread are counted in a warning.
+  void overheads() {
+    std::map<int64_t, StringId> type_labels;
+    if (has("ENUM_CUPTI_OVERHEAD_TYPE")) {
+      Statement s(db_, select("ENUM_CUPTI_OVERHEAD_TYPE", {"id", "label"}), path_, "ENUM_CUPTI_OVERHEAD_TYPE");
+      while (s.step())
+        if (!s.null(1)) type_labels[s.i(0)] = b_.intern(s.text(1));
+    }
+    const StringId type_key = b_.intern("overhead type");
+    size_t no_thread = 0;
+    for (const char* tb : {"PROFILER_OVERHEAD", "CUPTI_ACTIVITY_KIND_OVERHEAD"}) {
+      if (!has(tb)) continue;
+      Statement s(db_, select(tb, {"start", "end", "globalTid", "nameId", "overheadType"}), path_, tb);
+      while (s.step()) {
+        StringId name = sid(s, 3);
+        const auto label = type_labels.find(s.i(4));
+        if (name == kEmptyString) name = label != type_labels.end() ? label->second : b_.intern("profiler overhead");
+        const Arg args[] = {{type_key, label != type_labels.end() ? ArgValue::of_string(label->second) : ArgValue::of_int(s.i(4))}};
+        row_done();
+        if (s.null(2)) {
+          ++no_thread;
+          continue;
+        }
+        b_.add_slice(thread_track(s.i(2)), t(s, 0), dur(s, 0, 1), name, SliceRef(SliceKind::kOverhead, SliceRef::kNoDetail), args);
+      }
+    }
+    if (no_thread) b_.warn(path_ + ": " + std::to_string(no_thread) + " profiler overhead rows have no thread; not imported");
   }
 
   void nvtx() {
