@@ -180,7 +180,7 @@ void DiffView::start(std::function<Result()> work) {
           timeline_b_->set_track_marks(diff_track_marks(diff_, true));
           status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
                                .arg(r.label)
-                               .arg(diff_.steps.size())
+                               .arg(diff_.paired_steps())
                                .arg(QString::fromStdString(diff_.paired_by), QString::fromStdString(diff_.steps_a),
                                     QString::fromStdString(diff_.steps_b))
                                .arg(diff_.unpaired_a || diff_.unpaired_b

@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
 
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/analysis/trace_diff.h"
 #include "trace/io/load_trace.h"
@@ -72,13 +74,13 @@ TEST_CASE("diff of two TP runs pairs ProfilerStep 3 to 6 and shows the 4-channel
   CHECK(c->busbw_a == Approx(67108864.0 * 8 / 2064466e-9));
   CHECK(c->busbw_b == Approx(67108864.0 * 8 / 6573461e-9));
 
-  // one compute stream per GPU (stream 7), 8 kernels per step (Memset excluded: not a kernel)
+  // one compute stream per GPU (stream 7), 8 kernels and 4 memsets per step
   REQUIRE(d.tracks.size() == 2);
   CHECK(d.tracks[0].label == "rank 0 GPU 0 stream 7");
   CHECK(d.tracks[1].label == "rank 1 GPU 1 stream 7");
   for (const TrackDiff& t : d.tracks) {
-    CHECK(t.count_a == 32);
-    CHECK(t.count_b == 32);
+    CHECK(t.count_a == 48);
+    CHECK(t.count_b == 48);
     CHECK(t.track_a >= 0);
     CHECK(t.track_b >= 0);
     CHECK(t.busy_b > t.busy_a);
@@ -124,4 +126,75 @@ TEST_CASE("find_steps falls back to a pattern, then to the whole trace", "[analy
   CHECK(d.steps.size() == 1);
   CHECK(d.unpaired_a == 2);
   CHECK_THROWS_AS(find_steps(p, "(unclosed"), std::regex_error);
+}
+
+namespace {
+
+std::string hta(const std::string& name) { return test::shared_path("external/hta_testdata/" + name); }
+
+}  // namespace
+
+// HTA's own trace-diff pair (Meta's HolisticTraceAnalysis test data, ../shared): control is rank 3
+// of 8, test rank 1 of 2, six ProfilerStep#1009..1014 each. Expected numbers from the raw JSON with
+// Python (json + gzip): ops assigned by their launch call's ProfilerStep range; HTA's
+// TraceDiff ranks Memcpy DtoD first as well (18 -> 4608 copies).
+TEST_CASE("diff of HTA's control/test pair counts copies, gives pre-window work its own row, pairs rank 3 with rank 1",
+          "[analysis][diff][shared]") {
+  if (!std::filesystem::exists(hta("trace_diff__test__test.json.gz"))) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  const Trace a = load_trace({hta("trace_diff__control__control.json.gz")});
+  const Trace b = load_trace({hta("trace_diff__test__test.json.gz")});
+  const TraceDiff d = diff_traces(a, b);
+  CHECK(d.paired_by == "name");
+  CHECK(d.paired_steps() == 6);
+
+  // (a) copies are GPU ops: Memcpy DtoD, 3 per step in A, 768 in B, sum(dur) 2735 us -> 92625 us
+  REQUIRE(!d.kernels.empty());
+  const KernelDiff& top = d.kernels.front();
+  CHECK(top.name == "Memcpy DtoD (Device -> Device)");
+  CHECK(top.kind == SliceKind::kMemcpy);
+  CHECK(top.count_a == 18);
+  CHECK(top.count_b == 4608);
+  CHECK(top.total_a == 2735000);
+  CHECK(top.total_b == 92625000);
+  const KernelDiff* memset = kernel_named(d, "Memset (Device)");
+  REQUIRE(memset);
+  CHECK(memset->kind == SliceKind::kMemset);
+  CHECK(diff_kernels_table(d).rows.front()[1].text == "memcpy");
+
+  // (b) 614 ops (546 kernels, 38 copies, 30 memsets; correlation ids 1930403..1936855, the first
+  // launch call is 1936889) were launched before test.json begins: their own row, first, spanning
+  // 265125 .. 304367 us; step 1009's GPU span is its own ops' (156645 us, not 157370 us)
+  CHECK(d.before_a == 0);
+  CHECK(d.before_b == 614);
+  REQUIRE(d.steps.size() == 7);
+  CHECK(d.steps[0].before_first);
+  CHECK(d.steps[0].name_b == "before the first step");
+  CHECK(d.steps[0].host_b == 0);
+  CHECK(d.steps[0].gpu_a == 0);
+  CHECK(d.steps[0].gpu_b == 39242000);
+  CHECK(d.steps[1].name_a == "ProfilerStep#1009");
+  CHECK(d.steps[1].gpu_a == 75103000);
+  CHECK(d.steps[1].gpu_b == 156645000);
+  CHECK(d.offset() == d.steps[1].start_b - d.steps[1].start_a);
+  CHECK(diff_steps_table(d).rows.size() == 7);
+
+  // (c) one GPU process each (rank 3 on GPU 3, rank 1 on GPU 1): paired by position; stream 7 by
+  // id, 20/21/22 with 14/15/16 by order (ops per step: 47 / 48, 10 / 10, 24 / 24)
+  CHECK(d.ranks_paired == "by position (one rank on each side): A's rank 3 with B's rank 1 (streams 20,21,22 with 14,15,16 by order)");
+  REQUIRE(d.tracks.size() == 4);
+  for (const TrackDiff& t : d.tracks) {
+    CHECK(t.track_a >= 0);
+    CHECK(t.track_b >= 0);
+  }
+  const auto s20 = std::find_if(d.tracks.begin(), d.tracks.end(), [](const TrackDiff& t) { return t.label.find("stream 20") != std::string::npos; });
+  REQUIRE(s20 != d.tracks.end());
+  CHECK(s20->label == "rank 3 GPU 3 stream 20 ~ B rank 1 GPU 1 stream 14");
+  CHECK(s20->count_a == 282);
+  CHECK(s20->count_b == 288);
+  // by hand: the same pairing; a rank the trace lacks is an error naming the ranks it has
+  DiffOptions o;
+  o.rank_map = {{3, 1}};
+  CHECK(diff_traces(a, b, o).tracks.size() == 4);
+  o.rank_map = {{0, 1}};
+  CHECK_THROWS_WITH(diff_traces(a, b, o), Catch::Contains("A has no rank 0") && Catch::Contains("its ranks: 3"));
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli/run_command.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/json.h"
 
@@ -23,7 +24,7 @@ TEST_CASE("diff --json pairs the steps of two TP runs and lists kernel and colle
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const JsonValue doc = parse_json(r.out, "stdout");
-  CHECK(doc.find("schema_version")->as_int() == 1);
+  CHECK(doc.find("schema_version")->as_int() == 2);
   CHECK(doc.find("paired_by")->text() == "name");
   const auto& steps = doc.find("steps")->find("rows")->items();
   REQUIRE(steps.size() == 4);
@@ -72,8 +73,8 @@ TEST_CASE("diff pairs a run with its prediction written by whatif -o", "[cli][di
   const auto& tracks = doc.find("tracks")->find("rows")->items();
   REQUIRE(tracks.size() == 2);
   for (const JsonValue& t : tracks) {
-    CHECK(t.find("kernels_a")->as_int() == 32);
-    CHECK(t.find("kernels_b")->as_int() == 32);
+    CHECK(t.find("ops_a")->as_int() == 48);  // 8 kernels and 4 memsets per step
+    CHECK(t.find("ops_b")->as_int() == 48);
   }
   std::filesystem::remove_all(dir);
 }
@@ -106,4 +107,29 @@ TEST_CASE("diff --set compares a run with its in-memory prediction, as whatif pr
     CHECK(l.find("mean_util_b")->as_double() == Approx(l.find("mean_b_bytes_per_s")->as_double() / 478.1e9));
   }
   CHECK(test::run_command(cli() + " diff --set channels=4 " + a + " " + a).exit_code == 2);
+}
+
+TEST_CASE("diff says how it paired HTA's rank 3 with rank 1 and takes --rank-map (../shared)", "[cli][diff][shared]") {
+  const std::string h = test::shared_path("external/hta_testdata/");
+  const std::string pair = h + "trace_diff__control__control.json.gz " + h + "trace_diff__test__test.json.gz";
+  if (!std::filesystem::exists(h + "trace_diff__test__test.json.gz")) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  const auto r = test::run_command(cli() + " diff -q " + pair);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("ranks paired by position (one rank on each side): A's rank 3 with B's rank 1"));
+  CHECK_THAT(r.out, Catch::Contains("GPU ops launched before the trace began (A 0, B 614)"));
+  CHECK_THAT(r.out, Catch::Contains("Memcpy DtoD (Device -> Device)"));
+  const auto j = test::run_command(cli() + " diff --json --rank-map 3:1 " + pair);
+  REQUIRE(j.exit_code == 0);
+  const JsonValue doc = parse_json(j.out, "stdout");
+  CHECK(doc.find("ranks_paired")->text().rfind("by --rank-map: A's rank 3 with B's rank 1", 0) == 0);
+  CHECK(doc.find("before_first_step_b")->as_int() == 614);
+  CHECK(doc.find("kernels")->find("rows")->items()[0].find("gpu_op")->text() == "Memcpy DtoD (Device -> Device)");
+  CHECK(doc.find("steps")->find("rows")->items()[0].find("step_b")->text() == "before the first step");
+  const auto bad = test::run_command(cli() + " diff --rank-map 3-1 " + pair);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("'3-1' is not A:B"));
+  const auto missing = test::run_command(cli() + " diff --rank-map 5:1 " + pair);
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("A has no rank 5 (its ranks: 3)"));
 }

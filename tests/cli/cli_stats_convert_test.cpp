@@ -122,3 +122,21 @@ TEST_CASE("convert round-trips JSON -> native .pstrace -> JSON with the same cou
   CHECK(parse_json(c.out, "info back").find("slices")->as_int() == 476);
   fs::remove_all(dir);
 }
+
+TEST_CASE("stats says how many matched collectives --top leaves out, complete and incomplete", "[cli][stats]") {
+  // the TP capture: 12 collectives per rank (4 each of all-reduce, all-gather, reduce-scatter); both ranks: 12 complete
+  // matches; rank 0 alone: the same 12, each incomplete (its peer is missing). --top 2 shows 2.
+  const std::string capture = test::source_path("resources/captures/h200x2_2026-11-30/tp_serial_b1");
+  const auto both = test::run_command(cli() + " stats -q --top 2 " + capture);
+  INFO(both.err);
+  REQUIRE(both.exit_code == 0);
+  CHECK_THAT(both.out, Catch::Contains("Cross-rank matching: 12 complete (0 by sequence number, 12 by order), 0 incomplete"));
+  CHECK_THAT(both.out, Catch::Contains("(10 more matches not shown, of 12 complete and 0 incomplete; --json lists all)"));
+  const auto one = test::run_command(cli() + " stats -q --top 2 " + capture + "/rank0.1796033537323056234.pt.trace.json");
+  REQUIRE(one.exit_code == 0);
+  CHECK_THAT(one.out, Catch::Contains("0 complete (0 by sequence number, 0 by order), 12 incomplete, 12 collectives unmatched"));
+  CHECK_THAT(one.out, Catch::Contains("(10 more matches not shown, of 0 complete and 12 incomplete; --json lists all)"));
+  // all shown: no such line
+  const auto all = test::run_command(cli() + " stats -q --top 12 " + capture);
+  CHECK_THAT(all.out, !Catch::Contains("more matches not shown"));
+}

@@ -40,3 +40,13 @@ TEST_CASE("window rejects an empty window and unknown units", "[cli][window]") {
   REQUIRE(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("unknown unit 'min'"));
 }
+
+TEST_CASE("window takes -q and --quiet as the other verbs do", "[cli][window]") {
+  for (const char* q : {"-q", "--quiet"}) {
+    const auto r = test::run_command(cli() + " window " + q + " --from 0 --to 1ms " + sample_dir());
+    INFO(q << ": " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("exposed"));
+  }
+  CHECK(test::run_command(cli() + " window -x --from 0 " + sample_dir()).exit_code == 2);  // an unknown option is still refused
+}

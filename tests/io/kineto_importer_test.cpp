@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <filesystem>
+
 #include "import_text.h"
+#include "skip.h"
 #include "test_paths.h"
 #include "trace/core/classify.h"
 #include "trace/core/summary.h"
@@ -291,4 +294,37 @@ TEST_CASE("Kineto: an MTIA process's events are said to be a non-CUDA accelerato
   CHECK_THAT(t.warnings[0], Catch::EndsWith("process 'MTIA 9' holds 2 slices of a non-CUDA accelerator, shown as its CPU "
                                              "threads (Parascope reads CUDA and ROCm GPUs as devices)"));
   CHECK(t.devices.empty());
+}
+
+TEST_CASE("Kineto: CUPTI profiler ranges (HTA's cupti_profiler trace, ../shared) are a GPU-side range track of device 0",
+          "[io][kineto][shared]") {
+  // 77 cuda_profiler_range slices on pid 0 tid 0 (the process labelled "GPU 0"), each a kernel
+  // replayed for its counters (121431 us each), the file's only GPU activity: not CPU thread slices
+  const std::string f =
+      test::shared_path("external/hta_testdata/cupti_profiler__benchmark_result_924719_1679055439_trace.json.gz");
+  if (!std::filesystem::exists(f)) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  const Trace t = load_trace({f});
+  const Track* ranges = nullptr;
+  size_t range_tracks = 0;
+  for (const Track& tr : t.tracks) {
+    if (t.str(tr.name) == "CUPTI profiler ranges") {
+      ranges = &tr;
+      ++range_tracks;
+    }
+    if (tr.key.kind == TrackKind::kCpuThread)
+      for (size_t i = 0; i < tr.slices.size(); ++i) CHECK(t.str(tr.slices.name[i]) != "__missing__");  // a range's name
+  }
+  REQUIRE(range_tracks == 1);
+  CHECK(ranges->key.kind == TrackKind::kGpuAnnotation);
+  REQUIRE(ranges->key.device >= 0);
+  CHECK(t.devices[static_cast<size_t>(ranges->key.device)].ordinal == 0);
+  REQUIRE(ranges->slices.size() == 77);
+  CHECK(ranges->slices.dur[0] == 121431000);
+  CHECK(t.str(ranges->slices.name[0]).rfind("void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel", 0) == 0);
+  CHECK(ranges->slices.ref[0].kind() == SliceKind::kGpuAnnotation);
+  bool ffma = false;
+  for (const Arg& a : t.args.get(ranges->slices.args_of(0)))
+    ffma = ffma || t.str(a.key) == "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+  CHECK(ffma);
+  CHECK(SliceClassifier(t).category(static_cast<uint32_t>(ranges - t.tracks.data()), 0) == Category::kAnnotation);
 }

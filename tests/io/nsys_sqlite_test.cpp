@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "skip.h"
 #include "test_paths.h"
@@ -61,23 +62,24 @@ void check_export(const std::string& file, const std::vector<Expected>& expected
 //   deviceId column is 0 for both GPUs; NCCL kernels: demangledName joined with StringIds
 //   like 'ncclDevKernel%'); flows: GPU rows whose (globalPid, correlationId) has a
 //   CUPTI_ACTIVITY_KIND_RUNTIME row with globalTid & ~0xFFFFFF = globalPid; CPU slices:
-//   count(*) of CUPTI_ACTIVITY_KIND_RUNTIME + NVTX_EVENTS (all eventType 59, push/pop).
+//   count(*) of CUPTI_ACTIVITY_KIND_RUNTIME + NVTX_EVENTS (all eventType 59, push/pop) +
+//   PROFILER_OVERHEAD + CUPTI_ACTIVITY_KIND_OVERHEAD.
 TEST_CASE("Nsight export h100_2gpu_1s: per-device counts equal sqlite3's", "[io][nsys]") {
   if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   // kernels 1721/1721, memcpy 452/452 (55159490089 bytes each), memset 11/11, syncs 122/122,
-  // flows 2092, runtime 5796 + NVTX 16782 = 22578 CPU slices
+  // flows 2092, runtime 5796 + NVTX 16782 + overhead 0 + 198 = 22776 CPU slices
   check_export(test::shared_path("data/nsys/h100_2gpu_1s.sqlite"),
                {{111, 0, 1721, 452, 11, 122, 0, 55159490089ull}, {112, 1, 1721, 452, 11, 122, 0, 55159490089ull}},
-               2092, 5796 + 16782);
+               2092, 5796 + 16782 + 198);
 }
 
 TEST_CASE("Nsight export mfu_2gpu_before: per-device counts equal sqlite3's", "[io][nsys]") {
   if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
   // kernels 1993/2017 (33 ncclDevKernel_SendRecv each), memcpy 510/510 (4023067272 bytes each),
-  // memset 133/136, syncs 178/188, flows 5268, runtime 7466 + NVTX 19118 CPU slices
+  // memset 133/136, syncs 178/188, flows 5268, runtime 7466 + NVTX 19118 + overhead 6 + 0 CPU slices
   check_export(test::shared_path("data/nsys/mfu_2gpu_before.sqlite"),
                {{144, 0, 1993, 510, 133, 178, 33, 4023067272ull}, {145, 1, 2017, 510, 136, 188, 33, 4023067272ull}},
-               5268, 7466 + 19118);
+               5268, 7466 + 19118 + 6);
 }
 
 TEST_CASE("Nsight export details: clock, names, copy kinds, launch flows, NVTX", "[io][nsys]") {
@@ -227,5 +229,87 @@ TEST_CASE("Nsight: an older, sparser schema: missing columns and tables, NVTX do
   CHECK(domain_track->slices.dur[0] == 2150);
   REQUIRE(t.warnings.size() == 1);
   CHECK_THAT(t.warnings[0], Catch::EndsWith("1 NVTX ranges have no end; shown with zero length"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Nsight: PROFILER_OVERHEAD and CUPTI_ACTIVITY_KIND_OVERHEAD rows are overhead slices on their threads", "[io][nsys]") {
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
+  // mock.sqlite: PROFILER_OVERHEAD 25 rows, CUPTI_ACTIVITY_KIND_OVERHEAD 6, all on globalTid
+  // 283004824020018 (pid 91186); sqlite3: select s.value, count(*), sum(end - start) ... join StringIds
+  const Trace t = load_trace({test::shared_path("data/nsys/mock.sqlite")});
+  const TraceSummary s = summarize(t);
+  int64_t overhead = 0;
+  for (const auto& p : s.processes) overhead += p.overhead;
+  CHECK(overhead == 25 + 6);
+  int64_t init = 0, module_loading = 0, module_loading_ns = 0;
+  for (const Track& tr : t.tracks)
+    for (size_t i = 0; i < tr.slices.size(); ++i) {
+      if (tr.slices.ref[i].kind() != SliceKind::kOverhead) continue;
+      CHECK(tr.key.kind == TrackKind::kCpuThread);
+      CHECK(t.processes[tr.key.process].pid == 91186);
+      const std::string_view name = t.str(tr.slices.name[i]);
+      if (name == "CUDA profiling initialization") {
+        ++init;
+        CHECK(tr.slices.dur[i] == 321768058);
+      }
+      if (name == "Runtime Triggered Module Loading") {
+        ++module_loading;
+        module_loading_ns += tr.slices.dur[i];
+      }
+    }
+  CHECK(init == 1);
+  CHECK(module_loading == 4);
+  CHECK(module_loading_ns == 30489728);
+  // the other exports: h100_2gpu_1s 0 + 198 (Command Buffer Full), mfu_2gpu_before 6 + 0 (in the counts above)
+}
+
+TEST_CASE("Nsight: NCCL's NVTX ranges name the NCCL kernels' operations (mfu_2gpu_before)", "[io][nsys]") {
+  if (!test::shared_available()) PARASCOPE_SKIP("../shared/data (real Nsight exports) is not present");
+  // 33 ncclDevKernel_SendRecv per GPU; 32 each have a cuLaunchKernelEx in the export, on a thread
+  // inside PyTorch's "nccl:all_to_all, op_id = N" range (ncclGroupStart, ncclSend/ncclRecv x 2,
+  // ncclGroupEnd within it); the first of each GPU was launched before the capture (sqlite3: its
+  // correlationId has no CUPTI_ACTIVITY_KIND_RUNTIME row)
+  const Trace t = load_trace({test::shared_path("data/nsys/mfu_2gpu_before.sqlite")});
+  REQUIRE(t.collectives.size() == 64);
+  std::map<uint32_t, int> per_process;
+  for (const CollectiveInfo& c : t.collectives) {
+    CHECK(c.op == CollectiveOp::kAllToAll);
+    REQUIRE(c.kernel.valid());
+    const Track& tr = t.tracks[c.kernel.track];
+    CHECK(t.str(tr.slices.name[c.kernel.index]).starts_with("ncclDevKernel_SendRecv"));
+    ++per_process[tr.key.process];
+  }
+  REQUIRE(per_process.size() == 2);
+  for (const auto& [p, n] : per_process) CHECK(n == 32);
+}
+
+TEST_CASE("Nsight: a grouped NCCL launch without PyTorch's range takes its group's ncclSend/ncclRecv", "[io][nsys]") {
+  // hand-made: one thread, ncclGroupStart, ncclSend, ncclRecv, then ncclGroupEnd around the launch
+  // of correlation 5; a lone ncclAllReduce range around the launch of correlation 6
+  const fs::path dir = test::temp_dir("nsys-nccl-group");
+  const std::string path = (dir / "group.sqlite").string();
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  exec(db, R"(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO StringIds VALUES (1, 'ncclDevKernel_SendRecv'), (2, 'cuLaunchKernelEx'), (3, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
+      streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 2500, 0, 1, 7, 5, 281474993487872, 1), (4000, 4500, 0, 1, 7, 6, 281474993487872, 3);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1510, 281474993487873, 5, 2), (3500, 3510, 281474993487873, 6, 2);
+    CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER, domainId INTEGER);
+    INSERT INTO NVTX_EVENTS VALUES (1000, 1010, 59, 'ncclGroupStart', 281474993487873, 1), (1100, 1110, 59, 'ncclSend', 281474993487873, 1),
+      (1200, 1210, 59, 'ncclRecv', 281474993487873, 1), (1400, 1600, 59, 'ncclGroupEnd', 281474993487873, 1),
+      (3400, 3600, 59, 'ncclAllReduce', 281474993487873, 1);
+  )");
+  sqlite3_close(db);
+  const Trace t = load_trace({path});
+  REQUIRE(t.collectives.size() == 2);
+  std::map<std::string, CollectiveOp> by_kernel;
+  for (const CollectiveInfo& c : t.collectives)
+    by_kernel[std::string(t.str(t.tracks[c.kernel.track].slices.name[c.kernel.index]))] = c.op;
+  CHECK(by_kernel["ncclDevKernel_SendRecv"] == CollectiveOp::kSendRecv);
+  CHECK(by_kernel["ncclDevKernel_AllReduce_Sum_f32_RING_LL"] == CollectiveOp::kAllReduce);
   fs::remove_all(dir);
 }

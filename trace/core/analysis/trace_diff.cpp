@@ -1,9 +1,11 @@
 #include "trace/core/analysis/trace_diff.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <unordered_map>
 
 #include "trace/core/analysis/collective_bandwidth.h"
@@ -21,13 +23,30 @@ bool is_profiler_step(std::string_view n) {
 
 uint64_t key(EventRef r) { return (static_cast<uint64_t>(r.track) << 32) | r.index; }
 
-// Per trace: which step each kernel belongs to, and per (step, device) what ran.
+// GPU work the diff counts: kernels, copies and memsets (HTA's trace diff counts all three).
+bool is_gpu_op(SliceKind k) { return k == SliceKind::kKernel || k == SliceKind::kMemcpy || k == SliceKind::kMemset; }
+
+uint32_t correlation_of(const Trace& t, SliceRef r) {
+  if (!r.has_detail()) return 0;
+  switch (r.kind()) {
+    case SliceKind::kKernel: return r.index() < t.kernels.size() ? t.kernels[r.index()].correlation : 0;
+    case SliceKind::kMemcpy: return r.index() < t.memcpys.size() ? t.memcpys[r.index()].correlation : 0;
+    case SliceKind::kMemset: return r.index() < t.memsets.size() ? t.memsets[r.index()].correlation : 0;
+    default: return 0;
+  }
+}
+
+// Per trace: which step each GPU op belongs to, and the ops launched before the profiling window.
 struct StepKernels {
   struct Kernel {
     EventRef ref;
     uint32_t step;
   };
   std::vector<Kernel> kernels;
+  // Ops without a launch call whose correlation id is below every launched op's of their process:
+  // CUPTI numbers calls in order, so these were launched before the trace began (they ran at its
+  // start, inside the first step's range, but none of the step's host work issued them).
+  std::vector<EventRef> before;
 };
 
 StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
@@ -35,6 +54,19 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
   std::unordered_map<uint64_t, EventRef> launch;
   for (const Flow& f : t.flows)
     if (f.kind == FlowKind::kLaunch && f.from.valid() && f.to.valid()) launch.emplace(key(f.to), f.from);
+  // per process: the lowest correlation id of an op with its launch call in the file
+  std::map<uint32_t, uint32_t> first_launched;
+  for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+    const Track& tr = t.tracks[ti];
+    if (tr.key.kind != TrackKind::kGpuStream) continue;
+    for (uint32_t i = 0; i < tr.slices.size(); ++i) {
+      if (!is_gpu_op(tr.slices.ref[i].kind()) || !launch.count(key({ti, i}))) continue;
+      if (const uint32_t c = correlation_of(t, tr.slices.ref[i])) {
+        auto [it, fresh] = first_launched.try_emplace(tr.key.process, c);
+        if (!fresh) it->second = std::min(it->second, c);
+      }
+    }
+  }
   // per process: (start, end, step) sorted by start
   std::map<uint32_t, std::vector<std::tuple<TimeNs, TimeNs, uint32_t>>> ranges;
   for (uint32_t s = 0; s < steps.steps.size(); ++s)
@@ -46,11 +78,19 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
     const auto it = ranges.find(tr.key.process);
     if (it == ranges.end()) continue;
     const auto& v = it->second;
+    const auto first = first_launched.find(tr.key.process);
     for (uint32_t i = 0; i < tr.slices.size(); ++i) {
-      if (tr.slices.ref[i].kind() != SliceKind::kKernel) continue;
+      if (!is_gpu_op(tr.slices.ref[i].kind())) continue;
       TimeNs at = tr.slices.start[i];
-      if (const auto l = launch.find(key({ti, i})); l != launch.end() && l->second.track < t.tracks.size())
+      if (const auto l = launch.find(key({ti, i})); l != launch.end() && l->second.track < t.tracks.size()) {
         at = t.tracks[l->second.track].slices.start[l->second.index];
+      } else if (first != first_launched.end()) {
+        const uint32_t c = correlation_of(t, tr.slices.ref[i]);
+        if (c != 0 && c < first->second) {
+          out.before.push_back({ti, i});
+          continue;
+        }
+      }
       // the last range starting at or before `at` that still holds it
       auto r = std::upper_bound(v.begin(), v.end(), std::make_tuple(at, INT64_MAX, UINT32_MAX));
       if (r == v.begin()) continue;
@@ -63,7 +103,7 @@ StepKernels assign_kernels(const Trace& t, const TraceSteps& steps) {
 }
 
 struct StepNumbers {
-  TimeNs host = 0, gpu = 0, exposed = 0;
+  TimeNs host = 0, gpu = 0, exposed = 0;  // gpu: first op start .. last op end
 };
 
 StepNumbers step_numbers(const Trace& t, const SliceClassifier& classify, const TraceSteps::Step& step,
@@ -86,6 +126,105 @@ StepNumbers step_numbers(const Trace& t, const SliceClassifier& classify, const 
     if (!overlap.empty()) n.exposed = std::max(n.exposed, overlap[0].totals.communication_ns - overlap[0].totals.overlap_ns);
   }
   return n;
+}
+
+// Processes owning at least one GPU stream with GPU ops, by index.
+std::vector<uint32_t> gpu_processes(const Trace& t) {
+  std::set<uint32_t> out;
+  for (const Track& tr : t.tracks) {
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.device < 0) continue;
+    for (const SliceRef r : tr.slices.ref)
+      if (is_gpu_op(r.kind())) {
+        out.insert(tr.key.process);
+        break;
+      }
+  }
+  return {out.begin(), out.end()};
+}
+
+std::vector<int32_t> ordinals_of(const Trace& t, uint32_t process) {
+  std::set<int32_t> out;
+  for (const Device& d : t.devices)
+    if (d.process == process) out.insert(d.ordinal);
+  return {out.begin(), out.end()};
+}
+
+std::string rank_text(const Trace& t, uint32_t p) {
+  const Process& proc = t.processes[p];
+  return proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid);
+}
+
+// GPU streams with GPU ops of one process, per ordinal: sorted stream ids.
+std::map<int32_t, std::vector<int64_t>> streams_of(const Trace& t, uint32_t process) {
+  std::map<int32_t, std::set<int64_t>> ids;
+  for (const Track& tr : t.tracks) {
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.process != process || tr.key.device < 0) continue;
+    if (std::any_of(tr.slices.ref.begin(), tr.slices.ref.end(), [](SliceRef r) { return is_gpu_op(r.kind()); }))
+      ids[t.devices[static_cast<size_t>(tr.key.device)].ordinal].insert(tr.key.id);
+  }
+  std::map<int32_t, std::vector<int64_t>> out;
+  for (auto& [o, v] : ids) out[o].assign(v.begin(), v.end());
+  return out;
+}
+
+struct RankPairing {
+  std::map<uint32_t, uint32_t> process_b_to_a;
+  std::map<int32_t, int32_t> ordinal_b_to_a;
+  std::map<std::pair<uint32_t, int64_t>, int64_t> stream_b_to_a;  // (B process, B stream) → A stream
+  std::string how;
+};
+
+RankPairing pair_ranks(const Trace& a, const Trace& b, const std::vector<std::pair<int32_t, int32_t>>& rank_map) {
+  RankPairing out;
+  auto pair = [&](uint32_t pa, uint32_t pb) {
+    out.process_b_to_a[pb] = pa;
+    const std::vector<int32_t> oa = ordinals_of(a, pa), ob = ordinals_of(b, pb);
+    if (oa.size() == ob.size())
+      for (size_t i = 0; i < oa.size(); ++i)
+        if (oa[i] != ob[i]) out.ordinal_b_to_a[ob[i]] = oa[i];
+    if (!out.how.empty()) out.how += ", ";
+    out.how += "A's " + rank_text(a, pa) + " with B's " + rank_text(b, pb);
+    // streams: the same id pairs; the ones left over pair in id order when as many are left on
+    // both sides (stream handles are numbered per process, in creation order)
+    const auto sa = streams_of(a, pa), sb = streams_of(b, pb);
+    for (const auto& [ord_b, ids_b] : sb) {
+      const auto o = out.ordinal_b_to_a.find(ord_b);
+      const auto ia = sa.find(o != out.ordinal_b_to_a.end() ? o->second : ord_b);
+      if (ia == sa.end()) continue;
+      std::vector<int64_t> left_a, left_b;
+      std::set_difference(ia->second.begin(), ia->second.end(), ids_b.begin(), ids_b.end(), std::back_inserter(left_a));
+      std::set_difference(ids_b.begin(), ids_b.end(), ia->second.begin(), ia->second.end(), std::back_inserter(left_b));
+      if (left_a.empty() || left_a.size() != left_b.size()) continue;
+      std::string ta, tb;
+      for (size_t i = 0; i < left_b.size(); ++i) {
+        out.stream_b_to_a[{pb, left_b[i]}] = left_a[i];
+        ta += (i ? "," : "") + std::to_string(left_a[i]);
+        tb += (i ? "," : "") + std::to_string(left_b[i]);
+      }
+      out.how += " (streams " + ta + " with " + tb + " by order)";
+    }
+  };
+  if (!rank_map.empty()) {
+    auto find = [](const Trace& t, int32_t rank, const char* side) {
+      std::string have;
+      for (uint32_t p = 0; p < t.processes.size(); ++p) {
+        if (t.processes[p].rank == rank) return p;
+        if (t.processes[p].rank >= 0) have += (have.empty() ? "" : ", ") + std::to_string(t.processes[p].rank);
+      }
+      throw DiffError(std::string(side) + " has no rank " + std::to_string(rank) + " (its ranks: " + (have.empty() ? "none" : have) + ")");
+    };
+    for (const auto& [ra, rb] : rank_map) pair(find(a, ra, "A"), find(b, rb, "B"));
+    out.how = "by --rank-map: " + out.how;
+    return out;
+  }
+  // one GPU process on each side that differ in rank or GPU: pair them by position
+  const std::vector<uint32_t> ga = gpu_processes(a), gb = gpu_processes(b);
+  if (ga.size() != 1 || gb.size() != 1) return out;
+  const Process &x = a.processes[ga[0]], &y = b.processes[gb[0]];
+  if (x.rank == y.rank && ordinals_of(a, ga[0]) == ordinals_of(b, gb[0])) return out;
+  pair(ga[0], gb[0]);
+  out.how = "by position (one rank on each side): " + out.how;
+  return out;
 }
 
 }  // namespace
@@ -172,6 +311,36 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
   for (const auto& k : ka.kernels) per_step_a[k.step].push_back(k.ref);
   for (const auto& k : kb.kernels) per_step_b[k.step].push_back(k.ref);
   std::vector<uint8_t> paired_a(sa.steps.size(), 0), paired_b(sb.steps.size(), 0);
+  d.before_a = static_cast<int64_t>(ka.before.size());
+  d.before_b = static_cast<int64_t>(kb.before.size());
+  if (!ka.before.empty() || !kb.before.empty()) {
+    // its own row: GPU span and exposed communication of that work, no host range
+    const TraceSteps::Step none;
+    const StepNumbers na = step_numbers(a, ca, none, ka.before), nb = step_numbers(b, cb, none, kb.before);
+    auto span = [](const Trace& t, const std::vector<EventRef>& ops, const TraceSteps& st) {
+      const TimeNs at = st.steps.empty() ? 0 : st.steps.front().span.start;
+      if (ops.empty()) return Interval{at, at};
+      Interval w{INT64_MAX, INT64_MIN};
+      for (const EventRef& r : ops) {
+        w.start = std::min(w.start, t.tracks[r.track].slices.start[r.index]);
+        w.end = std::max(w.end, t.tracks[r.track].slices.end(r.index));
+      }
+      return w;
+    };
+    const Interval wa = span(a, ka.before, sa), wb = span(b, kb.before, sb);
+    StepDiff s;
+    s.before_first = true;
+    s.name_a = s.name_b = "before the first step";
+    s.gpu_a = na.gpu;
+    s.gpu_b = nb.gpu;
+    s.exposed_a = na.exposed;
+    s.exposed_b = nb.exposed;
+    s.start_a = wa.start;
+    s.end_a = wa.end;
+    s.start_b = wb.start;
+    s.end_b = wb.end;
+    d.steps.push_back(std::move(s));
+  }
   for (const auto& [i, j] : pairs) {
     paired_a[i] = paired_b[j] = 1;
     const StepNumbers na = step_numbers(a, ca, sa.steps[i], per_step_a[i]);
@@ -205,6 +374,11 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
     return true;
   };
   const bool by_ordinal = ordinals_unique(a) && ordinals_unique(b);
+  // B's processes that stand for one of A's (--rank-map, or each side's only GPU process), with
+  // B's GPU ordinals carried to A's by position: such streams pair as if B were that rank of A.
+  const RankPairing rp = pair_ranks(a, b, options.rank_map);
+  d.ranks_paired = rp.how;
+  d.ordinal_b_to_a = rp.ordinal_b_to_a;
   auto earlier = [](const Trace& t, EventRef x, EventRef y) {  // x before y (y may be invalid)
     return !y.valid() || t.tracks[x.track].slices.start[x.index] < t.tracks[y.track].slices.start[y.index];
   };
@@ -217,19 +391,35 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
       const Track& tr = t.tracks[k.ref.track];
       const TimeNs dur = tr.slices.dur[k.ref.index];
       KernelDiff& kd = by_name[std::string(t.str(tr.slices.name[k.ref.index]))];
-      if (kd.count_a + kd.count_b == 0) kd.category = classify.category(k.ref);
+      if (kd.count_a + kd.count_b == 0) {
+        kd.kind = tr.slices.ref[k.ref.index].kind();
+        kd.category = classify.category(k.ref);
+      }
       (is_b ? kd.count_b : kd.count_a) += 1;
       (is_b ? kd.total_b : kd.total_a) += dur;
       EventRef& ex = is_b ? kd.example_b : kd.example_a;
       if (earlier(t, k.ref, ex)) ex = k.ref;
       {
         const Process& proc = t.processes[tr.key.process];
-        const int64_t who = by_ordinal ? 0 : proc.rank >= 0 ? proc.rank : -1 - static_cast<int64_t>(tr.key.process);
         const int64_t ordinal = tr.key.device >= 0 ? t.devices[static_cast<size_t>(tr.key.device)].ordinal : -1;
-        TrackDiff& td = by_track[{who, ordinal, tr.key.id}];
-        if (td.label.empty())
-          td.label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) + " GPU " +
-                     std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
+        // the key in A's terms: a mapped B process is its A process, its ordinals A's
+        uint32_t key_process = tr.key.process;
+        int64_t key_ordinal = ordinal;
+        const auto m = is_b ? rp.process_b_to_a.find(tr.key.process) : rp.process_b_to_a.end();
+        if (m != rp.process_b_to_a.end()) {
+          key_process = m->second;
+          if (const auto o = rp.ordinal_b_to_a.find(static_cast<int32_t>(ordinal)); o != rp.ordinal_b_to_a.end()) key_ordinal = o->second;
+        }
+        const Process& kproc = m != rp.process_b_to_a.end() ? a.processes[key_process] : proc;
+        const int64_t who = by_ordinal ? 0 : kproc.rank >= 0 ? kproc.rank : -1 - static_cast<int64_t>(key_process);
+        int64_t key_stream = tr.key.id;
+        if (is_b)
+          if (const auto st = rp.stream_b_to_a.find({tr.key.process, tr.key.id}); st != rp.stream_b_to_a.end()) key_stream = st->second;
+        TrackDiff& td = by_track[{who, key_ordinal, key_stream}];
+        const std::string label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : "pid " + std::to_string(proc.pid)) +
+                                  " GPU " + std::to_string(ordinal) + " stream " + std::to_string(tr.key.id);
+        if (td.label.empty()) td.label = label;
+        else if (m != rp.process_b_to_a.end() && td.track_b < 0 && td.label != label) td.label += " ~ B " + label;
         (is_b ? td.track_b : td.track_a) = k.ref.track;
         (is_b ? td.count_b : td.count_a) += 1;
         (is_b ? td.busy_b : td.busy_a) += dur;
@@ -295,7 +485,8 @@ DataTable diff_steps_table(const TraceDiff& d) {
   t.id = "diff_steps";
   t.title = "Steps, B against A";
   t.note = "A: steps by " + d.steps_a + ", B: by " + d.steps_b + ", paired by " + d.paired_by +
-           "; host = the slowest rank's step range, GPU = first kernel start to last kernel end, exposed = communication not under compute (worst GPU)";
+           "; 'before the first step': GPU ops launched before the trace began (no launch call in the file), in no step's totals" +
+           "; host = the slowest rank's step range, GPU = first GPU op start to last op end, exposed = communication not under compute (worst GPU)";
   t.column("step A").column("step B").column("host A", "ns", true).column("host B", "ns", true).column("host diff", "ns", true)
       .column("host diff %", "fraction", true).column("GPU A", "ns", true).column("GPU B", "ns", true).column("GPU diff", "ns", true)
       .column("exposed A", "ns", true).column("exposed B", "ns", true).column("exposed diff", "ns", true);
@@ -309,12 +500,14 @@ DataTable diff_steps_table(const TraceDiff& d) {
 DataTable diff_kernels_table(const TraceDiff& d) {
   DataTable t;
   t.id = "diff_kernels";
-  t.title = "Kernels, B against A";
-  t.note = "kernel time summed over the paired steps and all ranks, by name; largest change first";
-  t.column("kernel").column("kind").column("count A", "", true).column("count B", "", true).column("time A", "ns", true)
+  t.title = "Kernels, copies and memsets, B against A";
+  t.note = "GPU op time (kernels, memcpys, memsets) summed over the paired steps and all ranks, by name; largest change first";
+  t.column("GPU op").column("kind").column("count A", "", true).column("count B", "", true).column("time A", "ns", true)
       .column("time B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
   for (const KernelDiff& k : d.kernels)
-    t.add_row({text_cell(k.name), text_cell(k.category == Category::kCommunication ? "comm" : std::string(to_string(k.category))),
+    t.add_row({text_cell(k.name), text_cell(k.kind != SliceKind::kKernel      ? std::string(to_string(k.kind))
+                                            : k.category == Category::kCommunication ? "comm"
+                                                                                     : std::string(to_string(k.category))),
                int_cell(k.count_a), int_cell(k.count_b), duration_cell(k.total_a), duration_cell(k.total_b), delta_cell(k.total_a, k.total_b),
                ratio_cell(k.total_a, k.total_b)});
   return t;
@@ -339,8 +532,8 @@ DataTable diff_tracks_table(const TraceDiff& d) {
   DataTable t;
   t.id = "diff_tracks";
   t.title = "GPU streams, B against A";
-  t.note = "kernel time per stream inside the paired steps; streams pair by GPU ordinal and stream id (and rank where ordinals repeat across processes)";
-  t.column("stream").column("kernels A", "", true).column("kernels B", "", true).column("busy A", "ns", true)
+  t.note = "GPU op time (kernels, memcpys, memsets) per stream inside the paired steps; streams pair by GPU ordinal and stream id (and rank where ordinals repeat across processes)";
+  t.column("stream").column("ops A", "", true).column("ops B", "", true).column("busy A", "ns", true)
       .column("busy B", "ns", true).column("diff", "ns", true).column("diff %", "fraction", true);
   for (const TrackDiff& k : d.tracks)
     t.add_row({text_cell(k.label), int_cell(k.count_a), int_cell(k.count_b), duration_cell(k.busy_a), duration_cell(k.busy_b),
@@ -401,7 +594,13 @@ DataTable diff_links_table(const Trace& a, const Trace& b, const TraceDiff& d) {
       .column("peak B", "bytes/s", true).column("peak util A", "fraction", true).column("peak util B", "fraction", true);
   if (d.steps.empty()) return t;
   const Interval wa{d.steps.front().start_a, d.steps.back().end_a}, wb{d.steps.front().start_b, d.steps.back().end_b};
-  const auto la = best_links(a, wa), lb = best_links(b, wb);
+  const auto la = best_links(a, wa);
+  std::map<LinkKey, LinkSide> lb;  // keyed by A's ordinals where ranks were paired (d.ordinal_b_to_a)
+  for (auto& [k, v] : best_links(b, wb)) {
+    LinkKey key = k;
+    if (const auto o = d.ordinal_b_to_a.find(std::get<0>(k)); o != d.ordinal_b_to_a.end()) std::get<0>(key) = o->second;
+    lb.emplace(key, std::move(v));
+  }
   std::map<LinkKey, std::pair<const LinkSide*, const LinkSide*>> all;
   for (const auto& [k, v] : la) all[k].first = &v;
   for (const auto& [k, v] : lb) all[k].second = &v;

@@ -80,6 +80,7 @@ Cat classify_cat(std::string_view c) {
       break;
     case 19:
       if (c == "gpu_user_annotation") return Cat::kGpuUserAnnotation;
+      if (c == "cuda_profiler_range") return Cat::kCudaProfilerRange;
       break;
     default: break;
   }
@@ -88,7 +89,7 @@ Cat classify_cat(std::string_view c) {
 
 bool is_gpu(Cat c) {
   return c == Cat::kKernel || c == Cat::kMemcpy || c == Cat::kMemset || c == Cat::kSync ||
-         c == Cat::kGpuUserAnnotation || c == Cat::kCudaEvent;
+         c == Cat::kGpuUserAnnotation || c == Cat::kCudaEvent || c == Cat::kCudaProfilerRange;
 }
 
 CopyKind copy_kind_from_name(std::string_view name) {

@@ -58,7 +58,8 @@ constexpr uint64_t kApiRoles = bit(kCorrelation) | bit(kCbid);
 
 enum class Cat : uint8_t {
   kOther, kCpuOp, kUserAnnotation, kPythonFunction, kGpuUserAnnotation, kRuntime, kDriver, kKernel,
-  kMemcpy, kMemset, kSync, kCudaEvent, kOverhead
+  kMemcpy, kMemset, kSync, kCudaEvent, kOverhead,
+  kCudaProfilerRange  // CUPTI range profiling ("cuda_profiler_range"): one kernel's counter range on a device
 };
 
 Cat classify_cat(std::string_view category);

@@ -3,6 +3,10 @@
 namespace parascope::kineto {
 
 void Importer::gpu_complete(const RawEvent& e, Thread& th, Cat cat) {
+  if (cat == Cat::kCudaProfilerRange) {
+    profiler_range(e, th);
+    return;
+  }
   const bool annotation = cat == Cat::kGpuUserAnnotation;
   const uint32_t t = gpu_track(th, e, f_, annotation);
   const uint32_t corr = static_cast<uint32_t>(f_.u64(kCorrelation));
@@ -127,6 +131,24 @@ uint32_t Importer::gpu_track(Thread& th, const RawEvent& e, const Fields& f, boo
   gpu_tracks_.push_back(GpuTrackCache{dev, stream, annotation, t});
   feed(th, t);
   return t;
+}
+
+// Kineto's CUPTI range profiling (`cuda_profiler_range`, written on pid = the device, tid 0, in
+// place of kernel records): each range is one kernel replayed to read its counters, named after
+// the kernel, its metrics as args. A GPU-side range of that device on its own annotation track,
+// not a kernel (replays are serialized, their times are not the run's) nor a CPU thread slice.
+void Importer::profiler_range(const RawEvent& e, Thread& th) {
+  int64_t dev = f_.i64(kDevice, -1);
+  if (dev < 0) dev = th.key.pid;
+  if (dev < 0 || dev > 65535) bad(e, "cuda_profiler_range with device " + std::to_string(dev) + " (expected 0..65535)");
+  const uint32_t d = device(static_cast<int32_t>(dev));
+  const std::string_view label = "CUPTI profiler ranges";
+  const uint32_t t = track(TrackKey{TrackKind::kGpuAnnotation, b_.trace().devices[d].process, static_cast<int32_t>(d),
+                                    kStringIdBase + b_.intern(label)},
+                           label);
+  feed(th, t);
+  add_slice(t, e.ts, e.dur, intern(e.name), SliceRef(SliceKind::kGpuAnnotation, SliceRef::kNoDetail),
+            collect_args(e, bit(kDevice) | bit(kStream)));
 }
 
 // PyTorch's [memory] instants: allocator totals after each alloc/free → per-device counters.

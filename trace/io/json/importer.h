@@ -249,6 +249,7 @@ class Importer final : public ChromeJsonHandler {
 
   // GPU records: kernels, copies, memsets, syncs, annotations, memory counters (gpu_events.cpp)
   void gpu_complete(const RawEvent& e, Thread& th, Cat cat);
+  void profiler_range(const RawEvent& e, Thread& th);
   uint32_t gpu_track(Thread& th, const RawEvent& e, const Fields& f, bool annotation);
   void memory_sample(const RawEvent& e, Thread& th);
 

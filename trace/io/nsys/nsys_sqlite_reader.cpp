@@ -136,7 +136,9 @@ class Importer {
     syncs();
     graphs();
     runtime();
+    overheads();
     nvtx();
+    nccl_operations();
     launch_flows();
     for (uint32_t p : processes_) {
       Process& proc = b_.trace().processes[p];
@@ -176,7 +178,7 @@ class Importer {
   void count_rows() {
     for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                           "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"}) {
+                          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "PROFILER_OVERHEAD", "CUPTI_ACTIVITY_KIND_OVERHEAD"}) {
       if (!has(t)) continue;
       Statement s(db_, std::string("SELECT COUNT(*) FROM ") + t, path_, t);
       if (s.step()) total_rows_ += static_cast<uint64_t>(s.i(0));
@@ -386,6 +388,8 @@ class Importer {
       if (name == kEmptyString) name = sid(s, 7);
       const EventRef e = b_.add_slice(track, t(s, 0), dur(s, 0, 1), name, b_.add_kernel(k));
       gpu_activity(static_cast<uint64_t>(s.i(5)), k.correlation, e);
+      if (k.correlation && b_.strings().view(name).starts_with("nccl"))
+        nccl_kernels_.emplace(std::make_pair(static_cast<uint64_t>(s.i(5)), k.correlation), NcclKernel{e});
       row_done();
     }
   }
@@ -511,9 +515,45 @@ class Importer {
         const bool is_runtime = s.i(2) == 0;
         auto& slot = api_by_correlation_[{static_cast<uint64_t>(gtid & ~kTidMask), a.correlation}];
         if (!slot.second.valid() || (is_runtime && !slot.first)) slot = {is_runtime, e};
+        if (const auto k = nccl_kernels_.find({static_cast<uint64_t>(gtid & ~kTidMask), a.correlation}); k != nccl_kernels_.end()) {
+          k->second.launch_tid = gtid;
+          k->second.launch_at = s.time(0);
+        }
       }
       row_done();
     }
+  }
+
+  // The profiler's own cost on the host: Nsight's PROFILER_OVERHEAD (initialisation, buffer
+  // flushes, TLS allocation) and CUPTI's OVERHEAD records (module loading, lazy function loading,
+  // a full command buffer), each on its thread as an overhead slice named by the export (else by
+  // ENUM_CUPTI_OVERHEAD_TYPE's label). Rows without a thread are counted in a warning.
+  void overheads() {
+    std::map<int64_t, StringId> type_labels;
+    if (has("ENUM_CUPTI_OVERHEAD_TYPE")) {
+      Statement s(db_, select("ENUM_CUPTI_OVERHEAD_TYPE", {"id", "label"}), path_, "ENUM_CUPTI_OVERHEAD_TYPE");
+      while (s.step())
+        if (!s.null(1)) type_labels[s.i(0)] = b_.intern(s.text(1));
+    }
+    const StringId type_key = b_.intern("overhead type");
+    size_t no_thread = 0;
+    for (const char* tb : {"PROFILER_OVERHEAD", "CUPTI_ACTIVITY_KIND_OVERHEAD"}) {
+      if (!has(tb)) continue;
+      Statement s(db_, select(tb, {"start", "end", "globalTid", "nameId", "overheadType"}), path_, tb);
+      while (s.step()) {
+        StringId name = sid(s, 3);
+        const auto label = type_labels.find(s.i(4));
+        if (name == kEmptyString) name = label != type_labels.end() ? label->second : b_.intern("profiler overhead");
+        const Arg args[] = {{type_key, label != type_labels.end() ? ArgValue::of_string(label->second) : ArgValue::of_int(s.i(4))}};
+        row_done();
+        if (s.null(2)) {
+          ++no_thread;
+          continue;
+        }
+        b_.add_slice(thread_track(s.i(2)), t(s, 0), dur(s, 0, 1), name, SliceRef(SliceKind::kOverhead, SliceRef::kNoDetail), args);
+      }
+    }
+    if (no_thread) b_.warn(path_ + ": " + std::to_string(no_thread) + " profiler overhead rows have no thread; not imported");
   }
 
   void nvtx() {
@@ -586,10 +626,70 @@ class Importer {
         else d = dur(s, 0, 1);
       }
       b_.add_slice(track, t(s, 0), d, text, b_.add_nvtx(n));
+      if (push_pop && !s.null(1) && !nccl_kernels_.empty() && b_.strings().view(text).starts_with("nccl"))
+        nccl_ranges_[s.i(3)].push_back({s.time(0), s.time(1), text});
       row_done();
     }
     if (open_ranges) b_.warn(path_ + ": " + std::to_string(open_ranges) + " NVTX ranges have no end; shown with zero length");
     if (other) b_.warn(path_ + ": " + std::to_string(other) + " NVTX events of other types (naming, threads) were not imported");
+  }
+
+  // NCCL's own NVTX ranges name what its kernels do: PyTorch's "nccl:all_to_all, op_id = N" around
+  // the call, else NCCL's API range ("ncclAllReduce", "ncclSend") around the launch, else, for a
+  // group launched in ncclGroupEnd, the API ranges since its ncclGroupStart (sends and receives
+  // only: SendRecv, else Send or Recv; one collective: that one). The kernel gets a collective
+  // annotation of that operation (no size: the exports' NCCL payloads are not read).
+  void nccl_operations() {
+    for (auto& [tid, v] : nccl_ranges_) std::sort(v.begin(), v.end(), [](const NcclRange& x, const NcclRange& y) {
+      return x.start != y.start ? x.start < y.start : x.end > y.end;
+    });
+    auto op_of_api = [&](std::string_view text) {  // "ncclSend" -> kSend; ncclGroupStart etc.: unknown
+      return text.starts_with("nccl") && !text.starts_with("nccl:") ? collective_op_from_name(text.substr(4)) : CollectiveOp::kUnknown;
+    };
+    for (const auto& [key, k] : nccl_kernels_) {
+      const auto it = nccl_ranges_.find(k.launch_tid);
+      if (k.launch_tid < 0 || it == nccl_ranges_.end()) continue;
+      const std::vector<NcclRange>& v = it->second;
+      CollectiveOp op = CollectiveOp::kUnknown, api = CollectiveOp::kUnknown;
+      const NcclRange* group_end = nullptr;
+      for (const NcclRange& r : v) {  // enclosing ranges, outermost first: the innermost wins
+        if (r.start > k.launch_at) break;
+        if (r.end < k.launch_at) continue;
+        const std::string_view text = b_.strings().view(r.text);
+        if (text.starts_with("nccl:")) {
+          const std::string_view name = text.substr(5, text.find_first_of(", ", 5) - 5);
+          if (const CollectiveOp o = collective_op_from_name(name); o != CollectiveOp::kUnknown) op = o;
+        } else if (text == "ncclGroupEnd") {
+          group_end = &r;
+        } else if (const CollectiveOp o = op_of_api(text); o != CollectiveOp::kUnknown) {
+          api = o;
+        }
+      }
+      if (op == CollectiveOp::kUnknown) op = api;
+      if (op == CollectiveOp::kUnknown && group_end) {
+        const NcclRange* group_start = nullptr;
+        for (const NcclRange& r : v) {
+          if (r.start >= group_end->start) break;
+          if (b_.strings().view(r.text) == "ncclGroupStart") group_start = &r;
+        }
+        std::set<CollectiveOp> ops;
+        for (const NcclRange& r : v) {
+          if (r.start >= group_end->start) break;
+          if (group_start && r.start > group_start->start)
+            if (const CollectiveOp o = op_of_api(b_.strings().view(r.text)); o != CollectiveOp::kUnknown) ops.insert(o);
+        }
+        const bool sends = ops.count(CollectiveOp::kSend), recvs = ops.count(CollectiveOp::kRecv);
+        if (!ops.empty() && ops.size() == static_cast<size_t>(sends) + static_cast<size_t>(recvs))
+          op = sends && recvs ? CollectiveOp::kSendRecv : sends ? CollectiveOp::kSend : CollectiveOp::kRecv;
+        else if (ops.size() == 1)
+          op = *ops.begin();
+      }
+      if (op == CollectiveOp::kUnknown) continue;
+      CollectiveInfo c;
+      c.op = op;
+      c.kernel = k.kernel;
+      b_.add_collective(c);
+    }
   }
 
   void launch_flows() {
@@ -601,6 +701,16 @@ class Importer {
     if (missing_strings_)
       b_.warn(path_ + ": " + std::to_string(missing_strings_) + " names refer to ids missing from StringIds");
   }
+
+  struct NcclKernel {
+    EventRef kernel;
+    int64_t launch_tid = -1;  // globalTid of its launch call, -1: none in the export
+    TimeNs launch_at = 0;     // session-relative
+  };
+  struct NcclRange {
+    TimeNs start, end;  // session-relative
+    StringId text;
+  };
 
   struct PairHash {
     size_t operator()(const std::pair<uint64_t, uint32_t>& p) const noexcept { return std::hash<uint64_t>{}(p.first * 0x9e3779b97f4a7c15ull ^ p.second); }
@@ -625,6 +735,8 @@ class Importer {
   std::string offset_reason_;
   uint64_t rows_ = 0, total_rows_ = 0;
   size_t missing_strings_ = 0;
+  std::map<std::pair<uint64_t, uint32_t>, NcclKernel> nccl_kernels_;  // (globalPid, correlation)
+  std::map<int64_t, std::vector<NcclRange>> nccl_ranges_;             // by globalTid: NVTX ranges named nccl*
 };
 
 }  // namespace
