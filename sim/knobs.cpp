@@ -265,8 +265,10 @@ KnobRegistry build_registry() {
          "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "
          "communication holds (-1: the topology's GpuSpec comm_interference)"});
   r.add({"comm_slowdown", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
-         "whatif: fractional slow-down of communication while compute kernels run on its GPU (-1: what the "
-         "trace shows: its collectives that ran beside compute against the model's time alone)"});
+         "whatif: fractional slow-down of communication while compute kernels run on its GPU; unset: the machine's "
+         "a-priori value (the topology's GpuSpec comm_slowdown, measured on other data); -1: calibrate on the trace "
+         "being replayed (its collectives that ran beside compute against the model's time alone: a fit, not a "
+         "prediction)"});
   return r;
 }
 }  // namespace

@@ -121,8 +121,8 @@ void print_graph(const whatif::DepGraph& g) {
 void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const whatif::WhatIfDiff* d, size_t top) {
   const bool replay_only = baseline == nullptr;
   const WhatIfSummary& s = o.summary;
-  std::printf("topology %s (%s); communication beside compute slowed by %.2f\n", s.topology.c_str(), s.calibration.c_str(),
-              1.0 + s.comm_slowdown);
+  std::printf("topology %s (%s); communication beside compute slowed by %.2f: %s\n", s.topology.c_str(), s.calibration.c_str(),
+              1.0 + s.comm_slowdown, s.comm_slowdown_source.c_str());
   if (!s.changes.empty()) {
     std::printf("changes\n");
     for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
@@ -314,6 +314,8 @@ JsonValue summary_json(const WhatIfOutput& o) {
   return JsonValue::object({{"topology", JsonValue::string(s.topology)},
                             {"calibration", JsonValue::string(s.calibration)},
                             {"comm_slowdown", JsonValue::number(s.comm_slowdown)},
+                            {"comm_slowdown_source", JsonValue::string(s.comm_slowdown_source)},
+                            {"comm_slowdown_fitted", JsonValue::boolean(s.comm_slowdown_fitted)},
                             {"changes", std::move(changes)},
                             {"held_collectives", std::move(held)},
                             {"step_ns", JsonValue::number(s.step_ns)},

@@ -42,7 +42,9 @@ struct Knobs {
   Parallelism parallelism = Parallelism::kData;
   Fabric fabric = Fabric::kTrace;
   int gpus_per_node = 8;
-  double cpu_scale = 1, comm_interference = -1, comm_slowdown = -1;  // -1: the topology's, the measured
+  double cpu_scale = 1, comm_interference = -1;  // -1: the topology's
+  double comm_slowdown = -1;
+  bool comm_slowdown_set = false;  // unset: the machine's a-priori value; set to -1: calibrated on the trace
   sim::PlatformOptions platform;
 };
 
@@ -71,6 +73,7 @@ Knobs resolve_knobs(const sim::KnobSettings& set) {
   k.cpu_scale = set.get_double("cpu_scale");
   k.comm_interference = set.get_double("comm_interference");
   k.comm_slowdown = set.get_double("comm_slowdown");
+  k.comm_slowdown_set = set.is_set("comm_slowdown");
   k.platform = sim::platform_options(set);
   return k;
 }
@@ -407,7 +410,18 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   check_cancel(in);
 
   const double measured_slowdown = remove_measured_interference(g, in.topology, ci, cache);
-  sum.comm_slowdown = k.comm_slowdown >= 0 ? k.comm_slowdown : measured_slowdown;
+  if (!k.comm_slowdown_set) {
+    sum.comm_slowdown = gpu0 ? gpu0->comm_slowdown : 0.0;
+    const std::string src = gpu0 && !gpu0->comm_slowdown_source.empty() ? gpu0->comm_slowdown_source : "none measured: 0";
+    sum.comm_slowdown_source = "a-priori (machine " + in.topology.name + ", " + src + ")";
+  } else if (k.comm_slowdown < 0) {
+    sum.comm_slowdown = measured_slowdown;
+    sum.comm_slowdown_source = "calibrated on this trace (comm_slowdown=-1: fitted, not a prediction)";
+    sum.comm_slowdown_fitted = true;
+  } else {
+    sum.comm_slowdown = k.comm_slowdown;
+    sum.comm_slowdown_source = "set (comm_slowdown=" + sim::knob_registry().format("comm_slowdown", k.comm_slowdown) + ")";
+  }
   check_cancel(in);
   const std::vector<KeptDependency> kept = apply_transforms(g, in.topology, k, sum);
 

@@ -109,7 +109,11 @@ struct WhatIfSummary {
   CriticalPath critical;
   std::vector<CriticalItem> critical_items;  // the path's time by (rank, lane, name), largest first
   std::vector<Divergence> divergences;    // replay vs measured by name, largest |difference| first
-  double comm_slowdown = 0;               // the replay's communication slow-down beside compute (knob, else measured_comm_slowdown)
+  double comm_slowdown = 0;               // the replay's communication slow-down beside compute
+  // Where comm_slowdown came from: "a-priori (machine h200x2, <source>)", "calibrated on this trace
+  // (comm_slowdown=-1: fitted, not a prediction)" or "set (comm_slowdown=0.2)".
+  std::string comm_slowdown_source;
+  bool comm_slowdown_fitted = false;      // calibrated on the replayed trace itself
   uint64_t simulations = 0;               // collectives simulated for this run (others came from the cache)
   uint64_t replay_events = 0;
   std::vector<std::string> warnings;

@@ -121,9 +121,17 @@ TEST_CASE("whatif: a 4-channel all-reduce beside the next GEMMs runs as slow as 
   // --workload allreduce:bytes=64MiB,channels=4`). Factor o / (alone - (d - o)): 872 / (765.6 - 263) =
   // 1.735, 871 / 496.6 = 1.754, 869 / 495.6 = 1.753, 869 / 497.6 = 1.746; median (1.746 + 1.753) / 2 =
   // 1.750 -> slow-down 0.749.
+  // Calibrated on the trace itself only when asked (comm_slowdown=-1): a fit, and the summary says so.
   const Loaded l(capture("tp_overlap_b1_nch4"));
-  const WhatIfOutput o = l.run();
+  const WhatIfOutput o = l.run({{"comm_slowdown", "-1"}});
   CHECK(o.summary.comm_slowdown == Approx(0.749).margin(0.01));
+  CHECK(o.summary.comm_slowdown_fitted);
+  CHECK(o.summary.comm_slowdown_source.find("calibrated on this trace") == 0);
+  // the default is the machine's a-priori value, whatever the trace shows
+  const WhatIfOutput apriori = l.run();
+  CHECK_FALSE(apriori.summary.comm_slowdown_fitted);
+  CHECK(apriori.summary.comm_slowdown == h200x2().nodes[static_cast<size_t>(h200x2().gpu_node(0))].gpu->comm_slowdown);
+  CHECK(apriori.summary.comm_slowdown_source.find("a-priori (machine h200x2") == 0);
   // measured GPU step 4380 us; the replay with it within 5 % (-3.0 %), without it 10 % short
   CHECK(o.summary.measured_gpu_step_ns == Approx(4380.4e3).margin(1e3));
   CHECK(std::abs(o.summary.gpu_step_ns / o.summary.measured_gpu_step_ns - 1) <= 0.05);
@@ -131,7 +139,7 @@ TEST_CASE("whatif: a 4-channel all-reduce beside the next GEMMs runs as slow as 
   CHECK(none.summary.comm_slowdown == 0);
   CHECK(none.summary.gpu_step_ns < 0.91 * none.summary.measured_gpu_step_ns);
   // the serial capture has no collective beside compute: nothing to read, no slow-down
-  CHECK(Loaded(capture("tp_serial_b1_nch4")).run().summary.comm_slowdown == 0);
+  CHECK(Loaded(capture("tp_serial_b1_nch4")).run({{"comm_slowdown", "-1"}}).summary.comm_slowdown == 0);
 }
 
 TEST_CASE("whatif: the predicted trace is the measured trace's model, marked simulated", "[whatif][trace]") {
