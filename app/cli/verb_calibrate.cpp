@@ -156,12 +156,17 @@ Fits fit_all(Request& q) {
   if (q.interference) {
     f.inter = sim::fit_interference(topo, sim::load_interference(*q.interference));
     sim::apply_interference_fit(topo, *f.inter);
-    JsonValue errs = JsonValue::array();
-    for (double e : f.inter->errors) errs.push(JsonValue::number(e));
+    JsonValue errs = JsonValue::array(), fit_errs = JsonValue::array(), held_errs = JsonValue::array();
+    for (size_t i = 0; i < f.inter->errors.size(); ++i) {
+      errs.push(JsonValue::number(f.inter->errors[i]));
+      (f.inter->fitted[i] ? fit_errs : held_errs).push(JsonValue::number(f.inter->errors[i]));
+    }
     f.doc.set("interference", JsonValue::object({{"source", JsonValue::string(*q.interference)},
                                                  {"bf16_TFLOPs", JsonValue::number(f.inter->bf16_TFLOPs)},
                                                  {"comm_interference", JsonValue::number(f.inter->comm_interference)},
-                                                 {"concurrent_time_errors", std::move(errs)}}));
+                                                 {"concurrent_time_errors", std::move(errs)},
+                                                 {"fit_errors", std::move(fit_errs)},
+                                                 {"held_out_errors", std::move(held_errs)}}));
   }
   if (!q.rows.empty()) {
     f.acc = sim::evaluate_accuracy(topo, q.rows, split);
@@ -266,9 +271,13 @@ void print_harness(const Request& q, const Fits& f) {
 }
 
 void print_interference(const sim::InterferenceFit& inter) {
-  std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors:", inter.bf16_TFLOPs,
+  std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors, fit rows:", inter.bf16_TFLOPs,
               inter.comm_interference);
-  for (double e : inter.errors) std::printf(" %+.1f %%", 100 * e);
+  for (size_t i = 0; i < inter.errors.size(); ++i)
+    if (inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
+  std::printf("; held out:");
+  for (size_t i = 0; i < inter.errors.size(); ++i)
+    if (!inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
   std::printf("\n");
 }
 
