@@ -30,7 +30,7 @@ for v in tp_serial_b1 tp_overlap_b1 tp_serial_b4 tp_overlap_b4 tp_serial_b1_nch4
   python3 - "$TMP/a.json" "$TMP/f.json" <<PY
 import json, sys
 s = json.load(open(sys.argv[1]))['replay']
-f = json.load(open(sys.argv[2]))['replay']
+f = json.load(open(sys.argv[2]))['prediction']  # --set comm_slowdown=-1
 e = lambda a, b: '%+.1f %%' % ((a / b - 1) * 100)
 m = '$m'
 print('| %s | %.1f us | %.1f us | %s | %.1f us | %.1f us | %s | x%.2f | %.1f us | %s | x%.2f | %s |' % ('$v', s['measured_step_ns'] / 1e3,
