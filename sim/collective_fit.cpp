@@ -312,9 +312,13 @@ std::vector<InterferenceTiming> load_interference(const std::string& path) {
   return out;
 }
 
-InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs) {
+InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs,
+                                 const std::vector<double>& fit_bytes) {
   InterferenceFit fit;
   if (rows.empty()) return fit;
+  for (const auto& r : rows)
+    fit.fitted.push_back(std::find(fit_bytes.begin(), fit_bytes.end(), r.allreduce_bytes) != fit_bytes.end());
+  if (std::find(fit.fitted.begin(), fit.fitted.end(), true) == fit.fitted.end()) fit.fitted.assign(rows.size(), true);
   // The GEMM rate: 2 x 8192^3 FLOP over the median GEMM time.
   std::vector<double> g;
   for (const auto& r : rows) g.push_back(r.gemm_alone_ns);
@@ -338,8 +342,9 @@ InterferenceFit fit_interference(const Topology& topo, const std::vector<Interfe
   for (int i = 0; i <= 100; ++i) {  // 0 .. 1 in steps of 0.01
     const double f = i / 100.0;
     double c = 0;
-    for (const auto& r : rows) {
-      const double l = std::log(predict(f, r) / r.concurrent_ns);
+    for (size_t ri = 0; ri < rows.size(); ++ri) {
+      if (!fit.fitted[ri]) continue;
+      const double l = std::log(predict(f, rows[ri]) / rows[ri].concurrent_ns);
       c += l * l;
     }
     if (c < best) {

@@ -56,9 +56,14 @@ struct InterferenceFit {
   double bf16_TFLOPs = 0;       // achieved by the 8192^3 GEMM (median of the rows)
   double comm_interference = 0;
   std::vector<double> predicted_concurrent_ns;
-  std::vector<double> errors;   // concurrent time, predicted / measured - 1
+  std::vector<double> errors;   // concurrent time, predicted / measured - 1 (per row)
+  std::vector<bool> fitted;     // per row: used by the grid search (else held out, scored only)
 };
-InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs = {});
+// comm_interference is grid-searched on the rows whose all-reduce size is one of `fit_bytes`
+// (FitSplit's NCCL fit sizes: on interference.json 16 and 256 MiB) and scored on every row; the
+// others (64 MiB) are held out. No row at those sizes: every row fits.
+InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs = {},
+                                 const std::vector<double>& fit_bytes = FitSplit{}.fit_bytes);
 void apply_interference_fit(Topology& topo, const InterferenceFit& fit);
 
 }  // namespace parascope::sim

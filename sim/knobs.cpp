@@ -236,6 +236,11 @@ KnobRegistry build_registry() {
          "whatif: keep each selected collective's stream, move it to a side stream (it overlaps the rest of its step; "
          "the step's next operation on the old stream and its host syncs wait for it), or serialise it on its "
          "device's compute stream"});
+  r.add({"comm_deps", KnobType::kEnum, 0, 0, {"stream", "launch", "step"}, std::string("stream"), "", "schedule",
+         "whatif: what holds each selected collective on a side stream back (comm_stream=side, and the traced "
+         "side-stream ones through comm_split and comm_merge): the op before it on its stream as traced (stream "
+         "order and event waits, the trace's stand-in for its input's producer), only its launch (it does not wait "
+         "for this step's compute), or nothing in its step (issued at the step's start, as DDP-style overlap does)"});
   r.add({"comm_split", KnobType::kInt, 1, 64, {}, int64_t{1}, "buckets", "schedule",
          "whatif: split each selected collective into this many equal collectives, back to back"});
   r.add({"comm_merge", KnobType::kInt, 1, 1024, {}, int64_t{1}, "collectives", "schedule",
@@ -260,8 +265,10 @@ KnobRegistry build_registry() {
          "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "
          "communication holds (-1: the topology's GpuSpec comm_interference)"});
   r.add({"comm_slowdown", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
-         "whatif: fractional slow-down of communication while compute kernels run on its GPU (-1: what the "
-         "trace shows: its collectives that ran beside compute against the model's time alone)"});
+         "whatif: fractional slow-down of communication while compute kernels run on its GPU; unset: the machine's "
+         "a-priori value (the topology's GpuSpec comm_slowdown, measured on other data); -1: calibrate on the trace "
+         "being replayed (its collectives that ran beside compute against the model's time alone: a fit, not a "
+         "prediction)"});
   return r;
 }
 }  // namespace

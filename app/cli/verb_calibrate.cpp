@@ -43,6 +43,9 @@ const std::vector<OptionSpec> kOptions = {
     {"--nccl-simple-extra-step", true, false, "with --nccl-ll-max: Simple's extra fixed cost per ring step in ns (NCCL's "
      "hwLat Simple minus LL; default 0)", ""},
     {"--interference", true, false, "GEMM + all-reduce timings (interference.json) to fit the interference", ""},
+    {"--comm-slowdown", true, false, "the machine's a-priori slow-down of communication beside compute (a fraction, "
+     "measured on other data than the traces a what-if replays: the replay's default comm_slowdown; default 0)", ""},
+    {"--comm-slowdown-source", true, false, "where --comm-slowdown was measured (text kept in the topology)", ""},
     {"--json", false, false, "machine-readable fit and residuals (with schema_version)", ""},
     {"--help", false, false, "this help", "-h"},
 };
@@ -114,8 +117,9 @@ std::string command_line(const Args& args, const Request& q) {
   for (const auto& k : args.values("--kernels")) command += " --kernels " + k;
   if (args.value("--nccl-channels")) command += " --nccl-channels " + std::to_string(q.nccl_channels);
   for (const char* name : {"--nccl-ll-max", "--nccl-ll-max-buffer", "--nccl-channel-bytes", "--nccl-simple-extra",
-                           "--nccl-simple-extra-step", "--interference"})
+                           "--nccl-simple-extra-step", "--interference", "--comm-slowdown"})
     if (const auto v = args.value(name)) command += std::string(" ") + name + " " + *v;
+  if (const auto v = args.value("--comm-slowdown-source")) command += " --comm-slowdown-source '" + *v + "'";
   return command;
 }
 
@@ -156,12 +160,17 @@ Fits fit_all(Request& q) {
   if (q.interference) {
     f.inter = sim::fit_interference(topo, sim::load_interference(*q.interference));
     sim::apply_interference_fit(topo, *f.inter);
-    JsonValue errs = JsonValue::array();
-    for (double e : f.inter->errors) errs.push(JsonValue::number(e));
+    JsonValue errs = JsonValue::array(), fit_errs = JsonValue::array(), held_errs = JsonValue::array();
+    for (size_t i = 0; i < f.inter->errors.size(); ++i) {
+      errs.push(JsonValue::number(f.inter->errors[i]));
+      (f.inter->fitted[i] ? fit_errs : held_errs).push(JsonValue::number(f.inter->errors[i]));
+    }
     f.doc.set("interference", JsonValue::object({{"source", JsonValue::string(*q.interference)},
                                                  {"bf16_TFLOPs", JsonValue::number(f.inter->bf16_TFLOPs)},
                                                  {"comm_interference", JsonValue::number(f.inter->comm_interference)},
-                                                 {"concurrent_time_errors", std::move(errs)}}));
+                                                 {"concurrent_time_errors", std::move(errs)},
+                                                 {"fit_errors", std::move(fit_errs)},
+                                                 {"held_out_errors", std::move(held_errs)}}));
   }
   if (!q.rows.empty()) {
     f.acc = sim::evaluate_accuracy(topo, q.rows, split);
@@ -266,9 +275,13 @@ void print_harness(const Request& q, const Fits& f) {
 }
 
 void print_interference(const sim::InterferenceFit& inter) {
-  std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors:", inter.bf16_TFLOPs,
+  std::printf("interference: GEMM %.0f TFLOP/s, comm_interference %.2f; concurrent-time errors, fit rows:", inter.bf16_TFLOPs,
               inter.comm_interference);
-  for (double e : inter.errors) std::printf(" %+.1f %%", 100 * e);
+  for (size_t i = 0; i < inter.errors.size(); ++i)
+    if (inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
+  std::printf("; held out:");
+  for (size_t i = 0; i < inter.errors.size(); ++i)
+    if (!inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
   std::printf("\n");
 }
 
@@ -284,6 +297,15 @@ int run_calibrate(const VerbArgs& argv) {
   Request q = parse_request(args);
   const Fits f = fit_all(q);
   q.topo.calibration_source = command_line(args, q);
+  if (args.value("--comm-slowdown")) {
+    const double slowdown = non_negative(args, "--comm-slowdown");
+    const std::string source = args.value("--comm-slowdown-source").value_or("--comm-slowdown");
+    for (TopoNode& n : q.topo.nodes)
+      if (n.gpu) {
+        n.gpu->comm_slowdown = slowdown;
+        n.gpu->comm_slowdown_source = source;
+      }
+  }
   write_topology(q, f);
   if (args.flag("--json")) {
     JsonValue report = f.doc;

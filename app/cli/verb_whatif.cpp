@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
+#include <tuple>
 
 #include "cli/cli_args.h"
 #include "cli/knob_options.h"
@@ -119,11 +121,20 @@ void print_graph(const whatif::DepGraph& g) {
 void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const whatif::WhatIfDiff* d, size_t top) {
   const bool replay_only = baseline == nullptr;
   const WhatIfSummary& s = o.summary;
-  std::printf("topology %s (%s); communication beside compute slowed by %.2f\n", s.topology.c_str(), s.calibration.c_str(),
-              1.0 + s.comm_slowdown);
+  std::printf("topology %s (%s); communication beside compute slowed by %.2f: %s\n", s.topology.c_str(), s.calibration.c_str(),
+              1.0 + s.comm_slowdown, s.comm_slowdown_source.c_str());
   if (!s.changes.empty()) {
     std::printf("changes\n");
     for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
+  }
+  if (!s.held.empty()) {
+    // one row per (collective, kept, held by): the ranks and steps of a schedule repeat them
+    std::map<std::tuple<std::string, std::string, std::string>, size_t> rows;
+    for (const auto& h : s.held) ++rows[{h.name, h.kept, h.held_by}];
+    TextTable t({{"collective", TextTable::Align::kLeft, 48}, {"members"}, {"kept (comm_deps)", TextTable::Align::kLeft, 60},
+                 {"held back in the replay by", TextTable::Align::kLeft, 60}});
+    for (const auto& [key, n] : rows) t.add({std::get<0>(key), std::to_string(n), std::get<1>(key), std::get<2>(key)});
+    std::printf("side-stream collectives: what holds each back\n%s", t.render().c_str());
   }
   TextTable steps({{"step", TextTable::Align::kLeft}, {"rank", TextTable::Align::kLeft}, {"measured"}, {replay_only ? "replay" : "predicted"}, {"error"},
                    {"GPU measured"}, {replay_only ? "GPU replay" : "GPU predicted"}, {"error"}});
@@ -251,6 +262,13 @@ JsonValue summary_json(const WhatIfOutput& o) {
   const WhatIfSummary& s = o.summary;
   JsonValue changes = JsonValue::array();
   for (const auto& c : s.changes) changes.push(JsonValue::string(c));
+  JsonValue held = JsonValue::array();
+  for (const auto& h : s.held)
+    held.push(JsonValue::object({{"name", JsonValue::string(h.name)},
+                                 {"rank", JsonValue::number(static_cast<int64_t>(h.rank))},
+                                 {"step", JsonValue::string(h.step)},
+                                 {"kept", JsonValue::string(h.kept)},
+                                 {"held_by", JsonValue::string(h.held_by)}}));
   JsonValue steps = JsonValue::array();
   for (const auto& st : s.steps)
     steps.push(JsonValue::object({{"step", JsonValue::string(st.step)},
@@ -296,7 +314,10 @@ JsonValue summary_json(const WhatIfOutput& o) {
   return JsonValue::object({{"topology", JsonValue::string(s.topology)},
                             {"calibration", JsonValue::string(s.calibration)},
                             {"comm_slowdown", JsonValue::number(s.comm_slowdown)},
+                            {"comm_slowdown_source", JsonValue::string(s.comm_slowdown_source)},
+                            {"comm_slowdown_fitted", JsonValue::boolean(s.comm_slowdown_fitted)},
                             {"changes", std::move(changes)},
+                            {"held_collectives", std::move(held)},
                             {"step_ns", JsonValue::number(s.step_ns)},
                             {"measured_step_ns", JsonValue::number(s.measured_step_ns)},
                             {"gpu_step_ns", JsonValue::number(s.gpu_step_ns)},

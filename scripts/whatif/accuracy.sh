@@ -20,19 +20,24 @@ PY
 }
 echo "### Replay of the unchanged graph"
 echo
-echo "| trace | measured step | replay | error | GPU measured | GPU replay | error | no-profiler median | comm beside compute |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| trace | measured step | replay (a-priori) | error | GPU measured | GPU replay (a-priori) | error | comm beside compute (a-priori) | fitted: GPU replay calibrated on the trace | error | fitted comm beside compute | no-profiler median |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for v in tp_serial_b1 tp_overlap_b1 tp_serial_b4 tp_overlap_b4 tp_serial_b1_nch4 tp_overlap_b1_nch4 tp_serial_b4_nch4 \
          tp_overlap_b4_nch4 dp_step sample; do
   if [ "$v" = sample ]; then in=resources/samples/allreduce_matmul_2xh200; m=""; else in=$C/$v; m=$(median "${v/dp_step/dp_ddp}"); fi
-  run "$in" | python3 -c "
+  run "$in" > "$TMP/a.json"
+  run "$in" --set comm_slowdown=-1 > "$TMP/f.json"
+  python3 - "$TMP/a.json" "$TMP/f.json" <<PY
 import json, sys
-s = json.load(sys.stdin)['replay']
+s = json.load(open(sys.argv[1]))['replay']
+f = json.load(open(sys.argv[2]))['prediction']  # --set comm_slowdown=-1
 e = lambda a, b: '%+.1f %%' % ((a / b - 1) * 100)
 m = '$m'
-print('| %s | %.1f us | %.1f us | %s | %.1f us | %.1f us | %s | %s | x%.2f |' % ('$v', s['measured_step_ns'] / 1e3, s['step_ns'] / 1e3,
-      e(s['step_ns'], s['measured_step_ns']), s['measured_gpu_step_ns'] / 1e3, s['gpu_step_ns'] / 1e3,
-      e(s['gpu_step_ns'], s['measured_gpu_step_ns']), ('%.1f us' % float(m)) if m else '-', 1 + s['comm_slowdown']))"
+print('| %s | %.1f us | %.1f us | %s | %.1f us | %.1f us | %s | x%.2f | %.1f us | %s | x%.2f | %s |' % ('$v', s['measured_step_ns'] / 1e3,
+      s['step_ns'] / 1e3, e(s['step_ns'], s['measured_step_ns']), s['measured_gpu_step_ns'] / 1e3, s['gpu_step_ns'] / 1e3,
+      e(s['gpu_step_ns'], s['measured_gpu_step_ns']), 1 + s['comm_slowdown'], f['gpu_step_ns'] / 1e3,
+      e(f['gpu_step_ns'], f['measured_gpu_step_ns']), 1 + f['comm_slowdown'], ('%.1f us' % float(m)) if m else '-'))
+PY
 done
 echo
 echo "### Predictions (GPU step time) against the second run's no-profiler median"

@@ -202,6 +202,84 @@ std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel
   return moved ? "moved " + plural(moved, "collective member") + " to a side stream" : "";
 }
 
+CommDeps comm_deps_from_knob(std::string_view v) {
+  if (v == "launch") return CommDeps::kLaunch;
+  if (v == "step") return CommDeps::kStep;
+  return CommDeps::kStream;
+}
+
+std::string set_collective_deps(DepGraph& g, const CommSelector& sel, CommDeps deps, std::vector<KeptDependency>* kept) {
+  std::vector<uint32_t> members;
+  std::vector<int8_t> has_compute(g.lanes.size(), -1);
+  for (const CommGroup& grp : g.groups) {
+    if (!sel.matches(grp)) continue;
+    for (uint32_t m : grp.members) {
+      const Node& n = g.nodes[m];
+      if (n.removed || n.kind != NodeType::kCollective) continue;
+      if (has_compute[n.lane] < 0) has_compute[n.lane] = lane_has_compute(g, g.lanes[n.lane]) ? 1 : 0;
+      if (!has_compute[n.lane]) members.push_back(m);
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  std::vector<bool> is_member(g.nodes.size(), false);
+  for (uint32_t m : members) is_member[m] = true;
+  // The first GPU op of each (step, device) that is not one of these members: what kStep starts them with.
+  std::map<std::pair<int32_t, int32_t>, uint32_t> step_first;
+  if (deps == CommDeps::kStep)
+    for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+      const Node& node = g.nodes[n];
+      if (node.removed || !is_gpu(node.kind) || node.step < 0 || is_member[n]) continue;
+      auto [it, fresh] = step_first.try_emplace({node.step, node.device}, n);
+      if (!fresh && node.start < g.nodes[it->second].start) it->second = n;
+    }
+  size_t changed = 0;
+  std::vector<Edge> added;
+  for (uint32_t m : members) {
+    const Node& node = g.nodes[m];
+    const auto first = step_first.find({node.step, node.device});
+    const bool step_start = deps == CommDeps::kStep && first != step_first.end();
+    bool dropped = false;
+    for (Edge& e : g.edges) {
+      if (e.to != m || e.from == e.to) continue;
+      const bool wait = e.kind == EdgeKind::kEventWait || e.kind == EdgeKind::kJoin || e.kind == EdgeKind::kDispatch;
+      const bool launch = e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch;
+      if ((deps != CommDeps::kStream && wait && is_gpu(g.nodes[e.from].kind)) || (step_start && launch)) {
+        e.from = e.to;  // a self-loop: dropped below
+        dropped = true;
+      }
+    }
+    if (step_start) added.push_back(Edge{first->second, m, EdgeKind::kEventWait, EdgeTiming::kStartToStart, 0, false});
+    changed += dropped || step_start;
+  }
+  g.edges.insert(g.edges.end(), added.begin(), added.end());
+  dedupe_edges(g);
+  if (kept) {
+    std::vector<std::vector<uint32_t>> into(g.nodes.size());
+    for (uint32_t ei = 0; ei < g.edges.size(); ++ei)
+      if (is_member[g.edges[ei].to] && g.edges[ei].from != g.edges[ei].to) into[g.edges[ei].to].push_back(ei);
+    for (uint32_t m : members) {
+      KeptDependency k;
+      k.node = m;
+      auto add = [&](const std::string& s) { k.kept += (k.kept.empty() ? "" : "; ") + s; };
+      for (uint32_t ei : into[m]) {
+        const Edge& e = g.edges[ei];
+        if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.timing == EdgeTiming::kFinishToFinish) continue;
+        const std::string from(g.names[g.nodes[e.from].name]);
+        if (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch) add("launch (" + from + ")");
+        else if (e.timing == EdgeTiming::kStartToStart) add("step start (with " + from + ")");
+        else add(std::string(to_string(e.kind)) + " on " + from);
+      }
+      const size_t pos = position_in_lane(g, m);
+      if (pos > 0) add("stream order after " + std::string(g.names[g.nodes[g.lanes[g.nodes[m].lane].nodes[pos - 1]].name]));
+      if (k.kept.empty()) k.kept = "nothing";
+      kept->push_back(std::move(k));
+    }
+  }
+  static constexpr const char* kHow[] = {"", "wait only for their launch", "start with their step's first GPU op"};
+  return changed ? plural(changed, "side-stream collective member") + " now " + kHow[static_cast<int>(deps)] : "";
+}
+
 std::string serialize_collectives(DepGraph& g, const CommSelector& sel) {
   const std::vector<int32_t> launcher = launchers(g);
   size_t moved = 0;

@@ -34,6 +34,26 @@ Parallelism parallelism_from_knob(std::string_view value);
 // step's next op on the old stream (first op of a later step) and the step's host syncs wait for it.
 std::string move_collectives_to_side_stream(DepGraph& g, const CommSelector& sel);
 
+// What holds a selected collective on a side stream back (knob comm_deps): kStream the waits it
+// has (moved: the op before it on its old stream; traced: its event waits), kLaunch only its launch
+// and its side stream's order, kStep nothing in its step (it starts with the step's first GPU op).
+enum class CommDeps : uint8_t { kStream, kLaunch, kStep };
+CommDeps comm_deps_from_knob(std::string_view value);  // "stream", "launch", "step"
+
+// One selected collective member on a side stream and the dependencies it kept, for the report.
+struct KeptDependency {
+  uint32_t node = 0;
+  std::string kept;  // "launch (cudaLaunchKernel); event wait on nvjet_tnt...; stream order after ncclDevKernel..."
+};
+
+// Applies `deps` to each selected collective member on a stream without compute kernels (moved
+// there by move_collectives_to_side_stream, or traced so): kStream changes nothing; kLaunch drops
+// its waits on GPU ops (event waits, joins, dispatch); kStep drops its launch too and adds a
+// start-to-start edge from the first GPU op of its step on its device (when there is none, the
+// launch stays). `kept` (optional) gets one entry per such member, in node order. Returns the
+// change line ("" when nothing changed).
+std::string set_collective_deps(DepGraph& g, const CommSelector& sel, CommDeps deps, std::vector<KeptDependency>* kept);
+
 // Moves each selected collective member from a communication-only stream onto its device's compute
 // stream (the one with the most compute kernels), in launch order; waits it had with that stream
 // become plain stream order.

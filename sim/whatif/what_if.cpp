@@ -31,6 +31,7 @@ struct Knobs {
   sim::KnobSettings others;    // for the rest: all but the communication knobs
   CommSelector select;
   StreamMove stream = StreamMove::kTrace;
+  CommDeps deps = CommDeps::kStream;
   int merge = 1, split = 1;
   bool fuse_ag = false, fuse_rs = false;
   int dtype_bytes = 2;
@@ -41,7 +42,9 @@ struct Knobs {
   Parallelism parallelism = Parallelism::kData;
   Fabric fabric = Fabric::kTrace;
   int gpus_per_node = 8;
-  double cpu_scale = 1, comm_interference = -1, comm_slowdown = -1;  // -1: the topology's, the measured
+  double cpu_scale = 1, comm_interference = -1;  // -1: the topology's
+  double comm_slowdown = -1;
+  bool comm_slowdown_set = false;  // unset: the machine's a-priori value; set to -1: calibrated on the trace
   sim::PlatformOptions platform;
 };
 
@@ -53,6 +56,7 @@ Knobs resolve_knobs(const sim::KnobSettings& set) {
   k.select = CommSelector::from_knob(set.get_enum("comm_select"));
   const std::string stream = set.get_enum("comm_stream");
   k.stream = stream == "side" ? StreamMove::kSide : stream == "serial" ? StreamMove::kSerial : StreamMove::kTrace;
+  k.deps = comm_deps_from_knob(set.get_enum("comm_deps"));
   k.merge = static_cast<int>(set.get_int("comm_merge"));
   k.split = static_cast<int>(set.get_int("comm_split"));
   const std::string fuse = set.get_enum("fuse");
@@ -69,6 +73,7 @@ Knobs resolve_knobs(const sim::KnobSettings& set) {
   k.cpu_scale = set.get_double("cpu_scale");
   k.comm_interference = set.get_double("comm_interference");
   k.comm_slowdown = set.get_double("comm_slowdown");
+  k.comm_slowdown_set = set.is_set("comm_slowdown");
   k.platform = sim::platform_options(set);
   return k;
 }
@@ -129,7 +134,8 @@ double remove_measured_interference(DepGraph& g, const Topology& topology, doubl
 }
 
 // 2. The schedule transforms, in a fixed order; each change is a line of `sum.changes`.
-void apply_transforms(DepGraph& g, const Topology& topology, const Knobs& k, WhatIfSummary& sum) {
+// Returns the dependencies each selected side-stream collective kept (empty when no schedule change touched them).
+std::vector<KeptDependency> apply_transforms(DepGraph& g, const Topology& topology, const Knobs& k, WhatIfSummary& sum) {
   auto note = [&](std::string s) {
     if (!s.empty()) sum.changes.push_back(std::move(s));
   };
@@ -137,6 +143,12 @@ void apply_transforms(DepGraph& g, const Topology& topology, const Knobs& k, Wha
   else if (k.stream == StreamMove::kSerial) note(serialize_collectives(g, k.select));
   note(merge_collectives(g, k.select, k.merge));
   note(split_collectives(g, k.select, k.split));
+  std::vector<KeptDependency> kept;
+  if (k.stream == StreamMove::kSide || k.deps != CommDeps::kStream || !sum.changes.empty()) {
+    note(set_collective_deps(g, k.select, k.deps, &kept));
+    if (k.deps != CommDeps::kStream && kept.empty())
+      sum.warnings.push_back("comm_deps: no selected collective runs on a side stream (set comm_stream=side); nothing changed");
+  }
   if (k.fuse_ag || k.fuse_rs) {
     const GpuSpec* gpu = first_gpu(topology);
     const double flops = gpu ? gpu->bf16_flops : 0;
@@ -147,6 +159,26 @@ void apply_transforms(DepGraph& g, const Topology& topology, const Knobs& k, Wha
   note(scale_out(g, k.scale_gpus, k.parallelism));
   if (!sum.changes.empty()) break_cycles(g);
   count_edges(g);
+  return kept;
+}
+
+// What the replayed start of node n waited for last, in words.
+std::string held_by(const DepGraph& g, const ReplayResult& r, uint32_t n) {
+  const int32_t by = r.start_by[n];
+  const std::string from = by >= 0 ? std::string(g.names[g.nodes[static_cast<size_t>(by)].name]) : "";
+  switch (r.start_cause[n]) {
+    case Cause::kLane: return "stream order after " + from;
+    case Cause::kDispatch: return "dispatch: the SMs " + from + " held";
+    case Cause::kEdge:
+      for (const Edge& e : g.edges)
+        if (e.to == n && static_cast<int32_t>(e.from) == by) {
+          if (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch) return "launch (" + from + ")";
+          if (e.timing == EdgeTiming::kStartToStart) return "step start (with " + from + ")";
+          return std::string(to_string(e.kind)) + " on " + from;
+        }
+      return "an edge from " + from;
+    default: return "its measured start";
+  }
 }
 
 struct CollectiveTimes {
@@ -378,9 +410,20 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   check_cancel(in);
 
   const double measured_slowdown = remove_measured_interference(g, in.topology, ci, cache);
-  sum.comm_slowdown = k.comm_slowdown >= 0 ? k.comm_slowdown : measured_slowdown;
+  if (!k.comm_slowdown_set) {
+    sum.comm_slowdown = gpu0 ? gpu0->comm_slowdown : 0.0;
+    const std::string src = gpu0 && !gpu0->comm_slowdown_source.empty() ? gpu0->comm_slowdown_source : "none measured: 0";
+    sum.comm_slowdown_source = "a-priori (machine " + in.topology.name + ", " + src + ")";
+  } else if (k.comm_slowdown < 0) {
+    sum.comm_slowdown = measured_slowdown;
+    sum.comm_slowdown_source = "calibrated on this trace (comm_slowdown=-1: fitted, not a prediction)";
+    sum.comm_slowdown_fitted = true;
+  } else {
+    sum.comm_slowdown = k.comm_slowdown;
+    sum.comm_slowdown_source = "set (comm_slowdown=" + sim::knob_registry().format("comm_slowdown", k.comm_slowdown) + ")";
+  }
   check_cancel(in);
-  apply_transforms(g, in.topology, k, sum);
+  const std::vector<KeptDependency> kept = apply_transforms(g, in.topology, k, sum);
 
   // 3. The machine.
   const Topology topo = machine_for(in.topology, g.gpu_count(), k.fabric, k.gpus_per_node);
@@ -407,6 +450,17 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   sum.span_ns = r.last - r.first;
   for (const std::string& w : r.warnings) sum.warnings.push_back(w);
 
+  for (const KeptDependency& kd : kept) {
+    const Node& node = g.nodes[kd.node];
+    if (node.removed) continue;
+    HeldCollective h;
+    h.name = g.names[node.name];
+    h.rank = g.processes[node.process].rank;
+    h.step = node.step >= 0 ? g.steps[static_cast<size_t>(node.step)].name : "";
+    h.kept = kd.kept;
+    h.held_by = r.end[kd.node] >= 0 ? held_by(g, r, kd.node) : "never ran";
+    sum.held.push_back(std::move(h));
+  }
   summarize_steps(g, *in.graph, r, sum);
   const std::vector<LinkLoad> loads = link_loads(g, r, times.timings);
   summarize_links(platform, loads, sum);

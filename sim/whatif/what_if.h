@@ -81,10 +81,22 @@ struct CriticalItem {
   int64_t count = 0;
 };
 
+// A selected collective member on a side stream after a schedule change (comm_stream=side,
+// comm_deps, comm_split, comm_merge): what the graph keeps holding it back, and which of those
+// its replayed start waited for.
+struct HeldCollective {
+  std::string name;
+  int32_t rank = -1;
+  std::string step;
+  std::string kept;     // "launch (cudaLaunchKernel); event wait on nvjet_tst_..."
+  std::string held_by;  // the replay: "event wait on nvjet_tst_...", "launch (cudaLaunchKernel)", "its measured start"
+};
+
 struct WhatIfSummary {
   std::string topology;
   std::string calibration;
   std::vector<std::string> changes;       // one line per transform that changed something
+  std::vector<HeldCollective> held;       // the moved collectives' dependencies (empty when no schedule change)
   std::vector<StepTimes> steps;           // per step, per process
   // Mean over steps of the slowest process's time, rounded to whole ns; 0 when there is no step.
   double step_ns = 0, measured_step_ns = 0, gpu_step_ns = 0, measured_gpu_step_ns = 0;
@@ -97,7 +109,11 @@ struct WhatIfSummary {
   CriticalPath critical;
   std::vector<CriticalItem> critical_items;  // the path's time by (rank, lane, name), largest first
   std::vector<Divergence> divergences;    // replay vs measured by name, largest |difference| first
-  double comm_slowdown = 0;               // the replay's communication slow-down beside compute (knob, else measured_comm_slowdown)
+  double comm_slowdown = 0;               // the replay's communication slow-down beside compute
+  // Where comm_slowdown came from: "a-priori (machine h200x2, <source>)", "calibrated on this trace
+  // (comm_slowdown=-1: fitted, not a prediction)" or "set (comm_slowdown=0.2)".
+  std::string comm_slowdown_source;
+  bool comm_slowdown_fitted = false;      // calibrated on the replayed trace itself
   uint64_t simulations = 0;               // collectives simulated for this run (others came from the cache)
   uint64_t replay_events = 0;
   std::vector<std::string> warnings;

@@ -13,6 +13,7 @@
 #include "trace/core/analysis/trace_diff.h"
 #include "test_paths.h"
 #include "trace/core/analysis/collective_matcher.h"
+#include "trace/core/trace_builder.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;
@@ -120,9 +121,17 @@ TEST_CASE("whatif: a 4-channel all-reduce beside the next GEMMs runs as slow as 
   // --workload allreduce:bytes=64MiB,channels=4`). Factor o / (alone - (d - o)): 872 / (765.6 - 263) =
   // 1.735, 871 / 496.6 = 1.754, 869 / 495.6 = 1.753, 869 / 497.6 = 1.746; median (1.746 + 1.753) / 2 =
   // 1.750 -> slow-down 0.749.
+  // Calibrated on the trace itself only when asked (comm_slowdown=-1): a fit, and the summary says so.
   const Loaded l(capture("tp_overlap_b1_nch4"));
-  const WhatIfOutput o = l.run();
+  const WhatIfOutput o = l.run({{"comm_slowdown", "-1"}});
   CHECK(o.summary.comm_slowdown == Approx(0.749).margin(0.01));
+  CHECK(o.summary.comm_slowdown_fitted);
+  CHECK(o.summary.comm_slowdown_source.find("calibrated on this trace") == 0);
+  // the default is the machine's a-priori value, whatever the trace shows
+  const WhatIfOutput apriori = l.run();
+  CHECK_FALSE(apriori.summary.comm_slowdown_fitted);
+  CHECK(apriori.summary.comm_slowdown == h200x2().nodes[static_cast<size_t>(h200x2().gpu_node(0))].gpu->comm_slowdown);
+  CHECK(apriori.summary.comm_slowdown_source.find("a-priori (machine h200x2") == 0);
   // measured GPU step 4380 us; the replay with it within 5 % (-3.0 %), without it 10 % short
   CHECK(o.summary.measured_gpu_step_ns == Approx(4380.4e3).margin(1e3));
   CHECK(std::abs(o.summary.gpu_step_ns / o.summary.measured_gpu_step_ns - 1) <= 0.05);
@@ -130,7 +139,7 @@ TEST_CASE("whatif: a 4-channel all-reduce beside the next GEMMs runs as slow as 
   CHECK(none.summary.comm_slowdown == 0);
   CHECK(none.summary.gpu_step_ns < 0.91 * none.summary.measured_gpu_step_ns);
   // the serial capture has no collective beside compute: nothing to read, no slow-down
-  CHECK(Loaded(capture("tp_serial_b1_nch4")).run().summary.comm_slowdown == 0);
+  CHECK(Loaded(capture("tp_serial_b1_nch4")).run({{"comm_slowdown", "-1"}}).summary.comm_slowdown == 0);
 }
 
 TEST_CASE("whatif: the predicted trace is the measured trace's model, marked simulated", "[whatif][trace]") {
@@ -315,4 +324,128 @@ TEST_CASE("whatif: the knob values a trace already has", "[whatif][knobs]") {
   CHECK(b["channels"] == "4");  // NCCL_MAX_NCHANNELS=4
   CHECK(a["algorithm"] == "ring");  // ncclDevKernel_*_RING_LL
   CHECK(a["protocol"] == "ll");
+}
+
+namespace {
+
+// A serialised step on 2 ranks whose all-reduce does not use the step's GEMMs (a gradient of the
+// step before, say): per rank one thread launches GEMM a, GEMM b and a 64 MiB all-reduce at 0, 1,
+// 2 us and synchronises the device at 3; stream 7 runs a 10..610, b 610..1210, the all-reduce
+// 1210..1480 (us). The trace says nothing about data, only stream order.
+Trace independent_allreduce_trace() {
+  TraceBuilder b;
+  uint32_t corr = 1;
+  for (int r = 0; r < 2; ++r) {
+    Process p;
+    p.rank = r;
+    p.name = "rank " + std::to_string(r);
+    const uint32_t proc = b.add_process(p);
+    Device d;
+    d.process = proc;
+    d.ordinal = r;
+    d.sm_count = 132;
+    const auto dev = static_cast<int32_t>(b.add_device(d));
+    const uint32_t thread = b.track({TrackKind::kCpuThread, proc, -1, 1}, "thread");
+    const uint32_t stream = b.track({TrackKind::kGpuStream, proc, dev, 7}, "stream 7");
+    auto us = [](double v) { return static_cast<TimeNs>(v * 1000); };
+    auto kernel = [&](const std::string& name, double launch, double start, double dur) {
+      const EventRef a = b.add_slice(thread, us(launch), us(0.8), b.intern("cudaLaunchKernel"), b.add_api_call(ApiInfo{corr++, 0, 0}));
+      KernelInfo k;
+      k.correlation = corr - 1;
+      const EventRef e = b.add_slice(stream, us(start), us(dur), b.intern(name), b.add_kernel(k));
+      b.add_flow(a, e, FlowKind::kLaunch);
+      return e;
+    };
+    kernel("nvjet_gemm_a", 0, 10, 600);
+    kernel("nvjet_gemm_b", 1, 610, 600);
+    const EventRef ar = kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 2, 1210, 270);
+    CollectiveInfo c;
+    c.op = CollectiveOp::kAllReduce;
+    c.in_elements = c.out_elements = 32 << 20;  // 64 MiB of bf16
+    c.dtype_bytes = 2;
+    c.group_size = 2;
+    c.group = b.intern("0");
+    c.rank = r;
+    c.kernel = ar;
+    b.add_collective(c);
+    b.add_slice(thread, us(3), us(1479), b.intern("cudaDeviceSynchronize"), b.add_api_call(ApiInfo{corr++, 0, 0}));
+  }
+  return b.finish();
+}
+
+}  // namespace
+
+TEST_CASE("whatif: comm_deps picks what holds a moved all-reduce back; free of the GEMMs it overlaps them",
+          "[whatif][predict][comm_deps]") {
+  const Trace t = independent_allreduce_trace();
+  const DepGraph g = build_dep_graph(t);
+  auto run = [&](std::vector<std::pair<std::string, std::string>> set) {
+    WhatIfInput in;
+    in.measured = &t;
+    in.graph = &g;
+    in.topology = h200x2();
+    for (const auto& [k, v] : set) in.knobs.set(k, v);
+    return run_whatif(in);
+  };
+  auto ar_start = [](const WhatIfOutput& o, const std::string& gemm_end_of, TimeNs& gemm_end) {
+    TimeNs start = -1;
+    for (uint32_t n = 0; n < o.graph.nodes.size(); ++n) {
+      const Node& node = o.graph.nodes[n];
+      if (node.removed || node.process != 0) continue;
+      if (node.kind == NodeType::kCollective) start = o.replay.start[n];
+      if (o.graph.name_of(node) == gemm_end_of) gemm_end = o.replay.end[n];
+    }
+    return start;
+  };
+  const WhatIfOutput base = run({});
+  REQUIRE(base.summary.measured_gpu_step_ns == Approx(1470e3).margin(1e3));
+  CHECK(base.summary.held.empty());  // no schedule change, nothing to report
+
+  // Moved as traced (comm_deps=stream): it still waits for GEMM b, the op before it: no overlap.
+  const WhatIfOutput kept = run({{"comm_stream", "side"}});
+  REQUIRE(kept.summary.held.size() == 2);
+  for (const HeldCollective& h : kept.summary.held) {
+    CHECK(h.kept.find("event wait on nvjet_gemm_b") != std::string::npos);
+    CHECK(h.kept.find("launch (cudaLaunchKernel)") != std::string::npos);
+    CHECK(h.held_by == "event wait on nvjet_gemm_b");
+  }
+  CHECK(kept.summary.gpu_step_ns == Approx(base.summary.gpu_step_ns).epsilon(0.01));
+
+  // Only its launch (comm_deps=launch): it starts at once, beside GEMM a; the step shrinks by most
+  // of the all-reduce (the GEMMs beside it lose its SMs and slow down, so not by all of it).
+  const WhatIfOutput free = run({{"comm_stream", "side"}, {"comm_deps", "launch"}});
+  REQUIRE(free.summary.held.size() == 2);
+  for (const HeldCollective& h : free.summary.held) {
+    CHECK(h.kept == "launch (cudaLaunchKernel)");
+    CHECK(h.held_by == "launch (cudaLaunchKernel)");
+  }
+  TimeNs gemm_a_end = 0;
+  CHECK(ar_start(free, "nvjet_gemm_a", gemm_a_end) < gemm_a_end);
+  const double ar_alone = base.summary.gpu_step_ns - 1200e3;  // the replay's all-reduce, alone at the end
+  CHECK(ar_alone > 100e3);
+  CHECK(free.summary.gpu_step_ns < base.summary.gpu_step_ns - 0.5 * ar_alone);
+  CHECK(free.summary.gpu_step_ns > 1200e3);
+  CHECK(free.summary.step_exposed_ns < kept.summary.step_exposed_ns);
+  REQUIRE(free.summary.changes.size() == 2);
+  CHECK(free.summary.changes[1] == "2 side-stream collective members now wait only for their launch");
+
+  // Issued at the step's start (comm_deps=step): it starts with GEMM a.
+  const WhatIfOutput step = run({{"comm_stream", "side"}, {"comm_deps", "step"}});
+  for (const HeldCollective& h : step.summary.held) {
+    CHECK(h.kept == "step start (with nvjet_gemm_a)");
+    CHECK(h.held_by == "step start (with nvjet_gemm_a)");
+  }
+  TimeNs unused = 0;
+  for (uint32_t n = 0; n < step.graph.nodes.size(); ++n)
+    if (step.graph.name_of(step.graph.nodes[n]) == "nvjet_gemm_a" && step.graph.nodes[n].process == 0)
+      CHECK(ar_start(step, "", unused) == step.replay.start[n]);
+  CHECK(step.summary.gpu_step_ns < base.summary.gpu_step_ns - 0.5 * ar_alone);
+
+  // comm_deps without a side stream changes nothing, and says so
+  const WhatIfOutput serial = run({{"comm_deps", "launch"}});
+  CHECK(serial.summary.changes.empty());
+  CHECK(serial.summary.gpu_step_ns == base.summary.gpu_step_ns);
+  bool warned = false;
+  for (const std::string& w : serial.summary.warnings) warned = warned || w.find("comm_deps") != std::string::npos;
+  CHECK(warned);
 }

@@ -64,6 +64,11 @@ struct GpuSpec {
   SmTransferModel ldst_pull;         // 16-byte loads of peer memory by the receiver's SMs
   SmTransferModel multimem;          // multimem.st / ld_reduce through an NVSwitch
   double comm_interference = 0;      // fractional slow-down of compute while communication runs
+  // Fractional slow-down of communication while compute runs on its GPU: the machine's a-priori
+  // value (the what-if replay's default), measured once on data other than the traces it replays;
+  // where it came from in comm_slowdown_source ("": not measured, 0).
+  double comm_slowdown = 0;
+  std::string comm_slowdown_source;
   // Bytes/s all SMs together can copy with loads + stores (0: not modelled). SM-driven transfers
   // charge it by their primitive's memory operations (a reduce-and-forward costs more than a copy).
   double sm_copy_bytes_per_s = 0;

@@ -65,6 +65,8 @@ void read_gpu(const JsonField& f, GpuSpec& g) {
   constexpr double kGiB = 1073741824.0;
   g.memory_bytes = static_cast<uint64_t>(bounded(f, "memory_GiB", static_cast<double>(g.memory_bytes) / kGiB, 0, kMaxMemoryGiB) * kGiB);
   g.comm_interference = bounded(f, "comm_interference", g.comm_interference, 0, kMaxFactor);
+  g.comm_slowdown = bounded(f, "comm_slowdown", g.comm_slowdown, 0, kMaxFactor);
+  g.comm_slowdown_source = f.get_string("comm_slowdown_source", g.comm_slowdown_source);
   g.sm_copy_bytes_per_s = rate_si(f, "sm_copy_GBps", g.sm_copy_bytes_per_s);
   g.kernel_latency_ns = latency(f, "kernel_latency_ns", g.kernel_latency_ns);
   g.signal_latency_ns = latency(f, "signal_latency_ns", g.signal_latency_ns);
@@ -124,6 +126,8 @@ JsonValue gpu_json(const GpuSpec& g) {
   if (g.block_latency_ns > 0) v.set("block_latency_ns", JsonValue::number(g.block_latency_ns));
   if (g.local_copy_bytes_per_s > 0) v.set("local_copy_per_sm_GBps", JsonValue::number(g.local_copy_bytes_per_s / kG));
   if (g.reduce_cost != 1) v.set("reduce_cost", JsonValue::number(g.reduce_cost));
+  if (g.comm_slowdown > 0) v.set("comm_slowdown", JsonValue::number(g.comm_slowdown));
+  if (!g.comm_slowdown_source.empty()) v.set("comm_slowdown_source", JsonValue::string(g.comm_slowdown_source));
   return v;
 }
 
