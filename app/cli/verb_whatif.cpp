@@ -121,10 +121,6 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
   const WhatIfSummary& s = o.summary;
   std::printf("topology %s (%s); communication beside compute slowed by %.2f\n", s.topology.c_str(), s.calibration.c_str(),
               1.0 + s.comm_slowdown);
-  if (!s.changes.empty()) {
-    std::printf("changes\n");
-    for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
-  }
   TextTable steps({{"step", TextTable::Align::kLeft}, {"rank", TextTable::Align::kLeft}, {"measured"}, {replay_only ? "replay" : "predicted"}, {"error"},
                    {"GPU measured"}, {replay_only ? "GPU replay" : "GPU predicted"}, {"error"}});
   for (const auto& st : s.steps)
@@ -137,10 +133,10 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
               pct(rel(s.step_ns, s.measured_step_ns)).c_str(), ms(s.measured_gpu_step_ns).c_str(),
               replay_only ? "replay" : "predicted", ms(s.gpu_step_ns).c_str(), pct(rel(s.gpu_step_ns, s.measured_gpu_step_ns)).c_str());
   if (!s.steps.empty())
-    std::printf("exposed communication per step (mean over steps of the most exposed rank, %s): %s\n",
-                replay_only ? "replay" : "predicted", ms(s.step_exposed_ns).c_str());
+    std::printf("exposed communication per step (mean over steps of the most exposed rank): measured %s, %s %s\n",
+                ms(s.measured_step_exposed_ns).c_str(), replay_only ? "replay" : "predicted", ms(s.step_exposed_ns).c_str());
   if (baseline && d) {
-    std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), exposed communication %s -> %s\n",
+    std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), per step; exposed communication %s -> %s, whole trace\n",
                 ms(baseline->summary.step_ns).c_str(), ms(s.step_ns).c_str(), pct(rel(s.step_ns, baseline->summary.step_ns)).c_str(),
                 ms(baseline->summary.gpu_step_ns).c_str(), ms(s.gpu_step_ns).c_str(),
                 pct(rel(s.gpu_step_ns, baseline->summary.gpu_step_ns)).c_str(), time_or_dash(baseline->summary.exposed_ns).c_str(),
@@ -305,6 +301,7 @@ JsonValue summary_json(const WhatIfOutput& o) {
                             {"exposed_ns", JsonValue::number(s.exposed_ns)},
                             {"measured_exposed_ns", JsonValue::number(s.measured_exposed_ns)},
                             {"step_exposed_ns", JsonValue::number(s.step_exposed_ns)},
+                            {"measured_step_exposed_ns", JsonValue::number(s.measured_step_exposed_ns)},
                             {"steps", std::move(steps)},
                             {"communication", comm(s.communication)},
                             {"measured_communication", comm(s.measured_communication)},
@@ -407,6 +404,7 @@ int compare_and_print(const Args& args, const Trace& trace, std::shared_ptr<cons
   print_graph(*c.graph);
   if (c.prediction) {
     std::printf("\n-- prediction (--set %s)\n", c.label.c_str());
+    std::printf("changes  %s\n", whatif::comparison_changes(c).c_str());
     print_summary(*c.prediction, &c.replay, &c.diff, top);
   } else {
     std::printf("\n-- replay of the unchanged graph\n");
