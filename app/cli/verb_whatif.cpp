@@ -25,6 +25,7 @@
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
+#include "trace/core/data_table.h"
 #include "trace/core/json.h"
 #include "trace/io/export/trace_writer.h"
 
@@ -68,19 +69,6 @@ std::string time_or_dash(TimeNs v) { return v > 0 ? format_duration(v) : "-"; }
 std::string label(const whatif::DepGraph& g, size_t process) {
   const auto& p = g.processes[process];
   return p.rank >= 0 ? "rank " + std::to_string(p.rank) : p.name;
-}
-
-// "546.1 MiB": bytes for people (the JSON has exact numbers).
-std::string human_bytes(double b) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, kUnits[u]);
-  return buf;
 }
 
 void print_graph(const whatif::DepGraph& g) {
@@ -164,9 +152,8 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
     TextTable t({{"link", TextTable::Align::kLeft}, {"capacity"}, {"bytes"}, {"mean util"}, {"peak util"}});
     for (size_t i = 0; i < s.links.size() && i < top; ++i) {
       const auto& l = s.links[i];
-      char cap[32];
-      std::snprintf(cap, sizeof cap, "%.1f GB/s", l.capacity_bytes_per_s / 1e9);
-      t.add({l.name, cap, human_bytes(l.bytes), pct_plain(l.mean_utilization), pct_plain(l.peak_utilization)});
+      t.add({l.name, format_rate(l.capacity_bytes_per_s), format_bytes_decimal(l.bytes), pct_plain(l.mean_utilization),
+             pct_plain(l.peak_utilization)});
     }
     std::printf("links (busiest first; utilization over the replayed span %s)\n%s", format_duration(s.span_ns).c_str(), t.render().c_str());
   }

@@ -12,8 +12,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <tuple>
 
 #include "gui/data_table_model.h"
+#include "gui/presets.h"
+#include "trace/core/trace_machine.h"
 #include "models/link_chart.h"
 
 namespace parascope::gui {
@@ -74,6 +77,7 @@ const std::vector<LinkCounter>& LinkView::counters() const {
 void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
   counters_.reset();
+  capacities_.reset();
   const int job = ++job_;
   model_->set_table({});
   chart_->set_spec({});
@@ -84,18 +88,21 @@ void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   status_->setText(tr("gathering link counters…"));
   auto trace_copy = trace_;
   const bool estimates = estimates_->isChecked();
-  auto* w = new QFutureWatcher<std::shared_ptr<const std::vector<LinkCounter>>>(this);
+  using Gathered = std::pair<std::shared_ptr<const std::vector<LinkCounter>>, std::shared_ptr<const std::vector<LinkCapacity>>>;
+  auto* w = new QFutureWatcher<Gathered>(this);
   ++pending_;
   connect(w, &QFutureWatcherBase::finished, this, [this, w, job] {
     --pending_;
     if (job == job_) {
-      counters_ = w->result();
+      std::tie(counters_, capacities_) = w->result();
       recompute();
     }
     w->deleteLater();
   });
   w->setFuture(QtConcurrent::run([trace_copy, estimates] {
-    return std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
+    auto counters = std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
+    const TraceMachine machine = trace_machine(*trace_copy, choose_machine(*trace_copy, topology_presets()));
+    return Gathered{counters, std::make_shared<const std::vector<LinkCapacity>>(counter_capacities(machine, *counters))};
   }));
 }
 
@@ -132,6 +139,7 @@ void LinkView::recompute() {
   const int job = ++job_;
   const Interval w = window();
   auto counters = counters_;
+  auto capacities = capacities_;
   models::LinkChartOptions o;
   o.window = w;
   o.origin = trace_span_.start;
@@ -158,10 +166,10 @@ void LinkView::recompute() {
     }
     watcher->deleteLater();
   });
-  watcher->setFuture(QtConcurrent::run([counters, o] {
+  watcher->setFuture(QtConcurrent::run([counters, capacities, o] {
     Result r;
     r.window = o.window;
-    r.table = link_stats_table(*counters, link_stats(*counters, o.window));
+    r.table = link_stats_table(*counters, link_stats(*counters, o.window, *capacities));
     r.spec = models::link_chart_spec(*counters, o);
     return r;
   }));

@@ -243,7 +243,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
       s.figure(chart_figure("link_chart", "Link utilization over the trace", models::link_chart_spec(counters, lo),
                             QSize(o.figure_width, 460)));
     }
-    s.table(link_stats_table(counters, link_stats(counters, window)), o.top);
+    s.table(link_stats_table(counters, link_stats(counters, window, counter_capacities(machine, counters))), o.top);
     const auto loads = topology_link_loads(machine, counters, window);
     if (!machine.topology.nodes.empty()) {
       auto topo = std::make_shared<const Topology>(machine.topology);
