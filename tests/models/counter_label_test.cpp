@@ -65,8 +65,8 @@ TEST_CASE("A memory counter's row says bytes from the import through the timelin
 }
 
 TEST_CASE("A link counter's row says bytes/s", "[app][counter]") {
-  // the bundled sample's rank 0 GPU 0 NVLink tx peaks at 117.5 GB/s (cli_links_test)
-  const Trace t = load_trace({test::sample_path("allreduce_matmul_2xh200")});
+  // the collector sample's rank 0 GPU 0 NVLink tx peaks at 117.5 GB/s (cli_links_test)
+  const Trace t = load_trace({test::sample_path("record_torch_nccl_2xh200")});
   const TimelineIndex index(t);
   bool found = false;
   for (size_t i = 0; i < t.tracks.size(); ++i) {

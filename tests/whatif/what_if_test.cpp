@@ -363,8 +363,7 @@ TEST_CASE("whatif: the one comparison names what the knobs changed and says per 
     cs.knobs.set("comm_stream", "side");
     const Comparison c = compare(l.trace, cs);
     REQUIRE(!c.prediction->summary.changes.empty());
-    CHECK(comparison_changes(c) == c.prediction->summary.changes.front() ||
-          comparison_changes(c).rfind(c.prediction->summary.changes.front() + "; ", 0) == 0);
+    CHECK(comparison_changes(c).rfind(c.prediction->summary.changes.front(), 0) == 0);
   }
   SECTION("the replay alone") {
     const Comparison c = compare(l.trace, cs);
