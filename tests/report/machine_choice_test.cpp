@@ -137,7 +137,8 @@ void check_one_capacity(const std::string& input, double expect, const std::stri
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Capacities cli;
-  for (const JsonValue& row : parse_json(r.out, "links --json").find("links")->find("rows")->items())
+  const JsonValue out = parse_json(r.out, "links --json");
+  for (const JsonValue& row : out.find("links")->find("rows")->items())
     cli[row.find("link")->text()] = {row.find("capacity_bytes_per_s") ? row.find("capacity_bytes_per_s")->as_double() : 0.0,
                                      row.find("capacity_from")->text()};
   // the report's link table and its topology table
