@@ -5,6 +5,8 @@
 #include "cli/cli_args.h"
 #include "cli/load_inputs.h"
 #include "cli/verbs.h"
+#include "trace/core/counter_unit.h"
+#include "trace/core/data_table.h"
 #include "trace/core/json.h"
 #include "trace/core/summary.h"
 
@@ -143,23 +145,12 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
   std::printf("%s\n", to_json(doc, 2).c_str());
 }
 
-std::string rate_text(double bytes_per_s) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f GB/s", bytes_per_s / 1e9);
-  return b;
-}
-
-// One line per counter track: name, source, samples, peak and (for bytes/s) the bytes it adds up to.
+// One line per counter track: name, source, samples, peak in its unit and (for bytes/s) the bytes it adds up to.
 void print_counter(const Trace& t, const CounterSummary& c, const char* indent) {
   const Track& tr = t.tracks[c.track];
-  const std::string_view unit = t.str(tr.unit);
-  std::string extra;
-  if (unit == "bytes/s") {
-    char b[96];
-    std::snprintf(b, sizeof b, ", peak %s, %.3f GB in %s", rate_text(c.peak).c_str(), c.integral / 1e9,
-                  format_duration(c.last - c.first).c_str());
-    extra = b;
-  }
+  std::string extra = ", peak " + format_counter_value(t, tr, c.peak);
+  if (counter_unit(t, tr) == CounterUnit::kBytesPerS)
+    extra += ", " + format_bytes_decimal(c.integral) + " in " + format_duration(c.last - c.first);
   std::printf("%s%s  %s, %" PRId64 " samples%s\n", indent, std::string(t.str(tr.name)).c_str(),
               std::string(to_string(tr.counter_source)).c_str(), c.samples, extra.c_str());
 }

@@ -12,6 +12,7 @@
 #include "cli/table_output.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/link_stats.h"
+#include "trace/core/trace_machine.h"
 
 namespace parascope::cli {
 
@@ -44,12 +45,13 @@ int run_links(const VerbArgs& argv) {
   const auto [span_start, span_end] = t.time_span();
   const TimeWindow w = parse_window(args, span_start, span_end, args.flag("--absolute"));
   const std::vector<LinkCounter> counters = link_counters(t, !args.flag("--no-estimates"));
-  const DataTable table = link_stats_table(counters, link_stats(counters, {w.start, w.end}));
+  // capacities from the machine the trace is matched to (the GUI's and the report's), --machine's when given
+  const TraceMachine machine = trace_machine(t, machine_option(t, {args.value("--machine").value_or("")}));
+  const DataTable table = link_stats_table(counters, link_stats(counters, {w.start, w.end}, counter_capacities(machine, counters)));
   if (const auto csv = args.value("--csv")) write_csv(table, *csv);
   std::optional<DataTable> topo_table;
   std::string machine_name;
-  if (const auto m = args.value("--machine")) {
-    const TraceMachine machine = trace_machine(t, machine_option(t, {*m}));
+  if (args.value("--machine")) {
     machine_name = machine.topology.name;
     topo_table = topology_link_table(machine, topology_link_loads(machine, counters, {w.start, w.end}));
     if (const auto csv = args.value("--csv")) {

@@ -18,6 +18,7 @@
 #include "cli/verbs.h"
 #include "sim/simulation.h"
 #include "sim/workload_spec.h"
+#include "trace/core/data_table.h"
 #include "trace/core/json.h"
 #include "trace/core/topology_presets.h"
 #include "trace/io/common/atomic_file.h"
@@ -162,7 +163,7 @@ void print_text(const sim::SimSummary& s, size_t link_limit) {
     for (size_t i = 0; i < s.resources.size() && (link_limit == 0 || i < link_limit); ++i) {
       const auto& r = s.resources[i];
       std::printf("  %-32s %-9s %11s  peak %5.1f %%  mean %5.1f %%  %s\n", r.name.c_str(), std::string(sim::to_string(r.kind)).c_str(),
-                  gbps(r.capacity).c_str(), 100 * r.peak_utilization, 100 * r.mean_utilization, bytes_text(r.bytes).c_str());
+                  gbps(r.capacity).c_str(), 100 * r.peak_utilization, 100 * r.mean_utilization, format_bytes_decimal(r.bytes).c_str());
     }
     if (link_limit && s.resources.size() > link_limit)
       std::printf("  ... %zu more (--links 0 lists all)\n", s.resources.size() - link_limit);

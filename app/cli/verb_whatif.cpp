@@ -27,6 +27,7 @@
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/what_if.h"
 #include "sim/whatif/whatif_tables.h"
+#include "trace/core/data_table.h"
 #include "trace/core/json.h"
 #include "trace/io/export/trace_writer.h"
 
@@ -72,19 +73,6 @@ std::string label(const whatif::DepGraph& g, size_t process) {
   return p.rank >= 0 ? "rank " + std::to_string(p.rank) : p.name;
 }
 
-// "546.1 MiB": bytes for people (the JSON has exact numbers).
-std::string human_bytes(double b) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, kUnits[u]);
-  return buf;
-}
-
 void print_graph(const whatif::DepGraph& g) {
   size_t host = 0, gpu = 0, threads = 0, streams = 0;
   for (const auto& n : g.nodes) (n.kind == whatif::NodeType::kHostCall ? host : gpu) += !n.removed;
@@ -123,10 +111,6 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
   const WhatIfSummary& s = o.summary;
   std::printf("topology %s (%s); communication beside compute slowed by %.2f: %s\n", s.topology.c_str(), s.calibration.c_str(),
               1.0 + s.comm_slowdown, s.comm_slowdown_source.c_str());
-  if (!s.changes.empty()) {
-    std::printf("changes\n");
-    for (const auto& c : s.changes) std::printf("  %s\n", c.c_str());
-  }
   if (!s.held.empty()) {
     // one row per (collective, kept, held by): the ranks and steps of a schedule repeat them
     std::map<std::tuple<std::string, std::string, std::string>, size_t> rows;
@@ -148,10 +132,10 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
               pct(rel(s.step_ns, s.measured_step_ns)).c_str(), ms(s.measured_gpu_step_ns).c_str(),
               replay_only ? "replay" : "predicted", ms(s.gpu_step_ns).c_str(), pct(rel(s.gpu_step_ns, s.measured_gpu_step_ns)).c_str());
   if (!s.steps.empty())
-    std::printf("exposed communication per step (mean over steps of the most exposed rank, %s): %s\n",
-                replay_only ? "replay" : "predicted", ms(s.step_exposed_ns).c_str());
+    std::printf("exposed communication per step (mean over steps of the most exposed rank): measured %s, %s %s\n",
+                ms(s.measured_step_exposed_ns).c_str(), replay_only ? "replay" : "predicted", ms(s.step_exposed_ns).c_str());
   if (baseline && d) {
-    std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), exposed communication %s -> %s\n",
+    std::printf("vs the unchanged replay: step %s -> %s (%s), GPU step %s -> %s (%s), per step; exposed communication %s -> %s, whole trace\n",
                 ms(baseline->summary.step_ns).c_str(), ms(s.step_ns).c_str(), pct(rel(s.step_ns, baseline->summary.step_ns)).c_str(),
                 ms(baseline->summary.gpu_step_ns).c_str(), ms(s.gpu_step_ns).c_str(),
                 pct(rel(s.gpu_step_ns, baseline->summary.gpu_step_ns)).c_str(), time_or_dash(baseline->summary.exposed_ns).c_str(),
@@ -179,9 +163,8 @@ void print_summary(const WhatIfOutput& o, const WhatIfOutput* baseline, const wh
     TextTable t({{"link", TextTable::Align::kLeft}, {"capacity"}, {"bytes"}, {"mean util"}, {"peak util"}});
     for (size_t i = 0; i < s.links.size() && i < top; ++i) {
       const auto& l = s.links[i];
-      char cap[32];
-      std::snprintf(cap, sizeof cap, "%.1f GB/s", l.capacity_bytes_per_s / 1e9);
-      t.add({l.name, cap, human_bytes(l.bytes), pct_plain(l.mean_utilization), pct_plain(l.peak_utilization)});
+      t.add({l.name, format_rate(l.capacity_bytes_per_s), format_bytes_decimal(l.bytes), pct_plain(l.mean_utilization),
+             pct_plain(l.peak_utilization)});
     }
     std::printf("links (busiest first; utilization over the replayed span %s)\n%s", format_duration(s.span_ns).c_str(), t.render().c_str());
   }
@@ -326,6 +309,7 @@ JsonValue summary_json(const WhatIfOutput& o) {
                             {"exposed_ns", JsonValue::number(s.exposed_ns)},
                             {"measured_exposed_ns", JsonValue::number(s.measured_exposed_ns)},
                             {"step_exposed_ns", JsonValue::number(s.step_exposed_ns)},
+                            {"measured_step_exposed_ns", JsonValue::number(s.measured_step_exposed_ns)},
                             {"steps", std::move(steps)},
                             {"communication", comm(s.communication)},
                             {"measured_communication", comm(s.measured_communication)},
@@ -428,6 +412,7 @@ int compare_and_print(const Args& args, const Trace& trace, std::shared_ptr<cons
   print_graph(*c.graph);
   if (c.prediction) {
     std::printf("\n-- prediction (--set %s)\n", c.label.c_str());
+    std::printf("changes  %s\n", whatif::comparison_changes(c).c_str());
     print_summary(*c.prediction, &c.replay, &c.diff, top);
   } else {
     std::printf("\n-- replay of the unchanged graph\n");

@@ -11,8 +11,11 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <tuple>
 
 #include "gui/data_table_model.h"
+#include "gui/presets.h"
+#include "trace/core/trace_machine.h"
 #include "models/link_chart.h"
 
 namespace parascope::gui {
@@ -69,6 +72,7 @@ const std::vector<LinkCounter>& LinkView::counters() const {
 void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
   counters_.reset();
+  capacities_.reset();
   jobs_.drop();
   model_->set_table({});
   chart_->set_spec({});
@@ -79,12 +83,15 @@ void LinkView::set_trace(std::shared_ptr<const Trace> trace) {
   status_->setText(tr("gathering link counters…"));
   auto trace_copy = trace_;
   const bool estimates = estimates_->isChecked();
+  using Gathered = std::pair<std::shared_ptr<const std::vector<LinkCounter>>, std::shared_ptr<const std::vector<LinkCapacity>>>;
   jobs_.start(
       [trace_copy, estimates] {
-        return std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
+        auto counters = std::make_shared<const std::vector<LinkCounter>>(link_counters(*trace_copy, estimates));
+        const TraceMachine machine = trace_machine(*trace_copy, choose_machine(*trace_copy, topology_presets()));
+        return Gathered{counters, std::make_shared<const std::vector<LinkCapacity>>(counter_capacities(machine, *counters))};
       },
-      [this](std::shared_ptr<const std::vector<LinkCounter>> counters) {
-        counters_ = std::move(counters);
+      [this](Gathered g) {
+        std::tie(counters_, capacities_) = std::move(g);
         recompute();
       });
 }
@@ -121,6 +128,7 @@ void LinkView::recompute() {
   if (!trace_ || !counters_) return;
   const Interval w = window();
   auto counters = counters_;
+  auto capacities = capacities_;
   models::LinkChartOptions o;
   o.window = w;
   o.origin = trace_span_.start;
@@ -129,10 +137,10 @@ void LinkView::recompute() {
   o.title.clear();  // the dock's title says it
   status_->setText(tr("%1 series · %2").arg(counters->size()).arg(QString::fromStdString(format_duration(w.end - w.start))));
   jobs_.start(
-      [counters, o] {
+      [counters, capacities, o] {
         Result r;
         r.window = o.window;
-        r.table = link_stats_table(*counters, link_stats(*counters, o.window));
+        r.table = link_stats_table(*counters, link_stats(*counters, o.window, *capacities));
         r.spec = models::link_chart_spec(*counters, o);
         return r;
       },

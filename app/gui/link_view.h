@@ -58,6 +58,7 @@ class LinkView : public QWidget {
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const std::vector<LinkCounter>> counters_;
+  std::shared_ptr<const std::vector<LinkCapacity>> capacities_;  // per counter, on the matched machine
   std::unique_ptr<render::ChartView> chart_;
   DataTableModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;

@@ -16,6 +16,8 @@
 #include <QWheelEvent>
 #include <cmath>
 
+#include "trace/core/counter_unit.h"
+
 namespace parascope::gui {
 
 namespace {
@@ -324,11 +326,9 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
       const auto it = std::upper_bound(c.time.begin(), c.time.end(), at);
       if (it == c.time.begin()) return {};
       const double v = c.value[static_cast<size_t>(it - c.time.begin() - 1)];
-      return QString("<b>%1</b><br>%2 %3 (%4)")
-          .arg(qstr(t.str(tr.name)).toHtmlEscaped())
-          .arg(v / 1e9, 0, 'f', 2)
-          .arg(qstr(t.str(tr.unit)) == "bytes/s" ? "GB/s" : qstr(t.str(tr.unit)) + " ×1e9")
-          .arg(qstr(to_string(tr.counter_source)));
+      return QString("<b>%1</b><br>%2 (%3)")
+          .arg(qstr(t.str(tr.name)).toHtmlEscaped(), qstr(format_counter_value(t, tr, v)).toHtmlEscaped(),
+               qstr(to_string(tr.counter_source)));
     }
   }
   const EventRef r = painter_->slice_at(layout_, mapping_, x, ly);

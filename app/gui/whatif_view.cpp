@@ -41,6 +41,7 @@ struct WhatIfView::Prepared {
 
 struct WhatIfView::RunResult {
   whatif::WhatIfSummary summary;
+  std::string headline;  // whatif::comparison_headline
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const models::TimelineIndex> index;
   TraceDiff diff;
@@ -405,6 +406,7 @@ void WhatIfView::run() {
           whatif::Comparison c = whatif::compare(*prepared->trace, cs);
           whatif::WhatIfOutput& shown = c.prediction ? *c.prediction : c.replay;
           r->summary = shown.summary;
+          r->headline = whatif::comparison_headline(c);
           r->trace = std::make_shared<const Trace>(std::move(*shown.trace));
           if (job.cancelled()) throw whatif::Cancelled();
           r->index = std::make_shared<const models::TimelineIndex>(*r->trace);
@@ -433,12 +435,7 @@ void WhatIfView::run() {
           predicted_->set_track_marks(diff_track_marks(diff_, true));
           compare_->setEnabled(true);
           const auto& s = r->summary;
-          auto ms = [](double ns) { return qstr(format_duration(static_cast<TimeNs>(std::llround(ns)))); };
-          QString text = tr("%1 on %2: step %3 (measured %4, %5%6 %), exposed communication %7 (measured %8)")
-                             .arg(label_, qstr(s.topology), ms(s.step_ns), ms(s.measured_step_ns))
-                             .arg(s.step_ns >= s.measured_step_ns ? "+" : "")
-                             .arg(s.measured_step_ns > 0 ? (s.step_ns / s.measured_step_ns - 1) * 100 : 0.0, 0, 'f', 1)
-                             .arg(ms(static_cast<double>(s.exposed_ns)), ms(static_cast<double>(s.measured_exposed_ns)));
+          QString text = qstr(r->headline);
           if (!s.warnings.empty()) text += tr("  (%1 warnings)").arg(s.warnings.size());
           status_->setText(text);
         }

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "trace/core/counter_unit.h"
+
 namespace parascope::models {
 
 namespace {
@@ -176,6 +178,11 @@ TimelineIndex::TimelineIndex(const Trace& trace, const std::atomic<bool>* cancel
   flows_ = FlowIndex(trace);
   std::tie(start_, end_) = trace.time_span();
   build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
+}
+
+std::string TimelineIndex::counter_info(uint32_t track) const {
+  const Track& tr = trace_.tracks[track];
+  return std::string(to_string(tr.counter_source)) + "  \xC2\xB7  peak " + format_counter_value(trace_, tr, counters_[track].max());
 }
 
 const std::vector<uint32_t>& TimelineIndex::sm_lanes(int32_t device) const {

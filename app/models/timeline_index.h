@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <utility>
+#include <string>
 #include <vector>
 
 #include "models/track_lod.h"
@@ -58,6 +59,8 @@ class TimelineIndex {
   const SliceClassifier& classifier() const { return classify_; }
   const TrackLod& lod(uint32_t track) const { return lods_[track]; }
   const CounterLod& counter(uint32_t track) const { return counters_[track]; }
+  // The line under a counter row's name: "measured  ·  peak 1.947 GB", the peak in the track's unit.
+  std::string counter_info(uint32_t track) const;
   const FlowIndex& flows() const { return flows_; }
   TimeNs start() const { return start_; }
   TimeNs end() const { return end_; }

@@ -29,14 +29,6 @@ QRgb blend(QRgb bg, QRgb fg, double a) {
   return 0xff000000u | mix(16) | mix(8) | mix(0);
 }
 
-std::string format_rate(double bytes_per_s) {
-  char buf[32];
-  if (bytes_per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.0f GB/s", bytes_per_s / 1e9);
-  else if (bytes_per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.0f MB/s", bytes_per_s / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.0f B/s", bytes_per_s);
-  return buf;
-}
-
 }  // namespace
 
 QColor category_color(Category c) {
@@ -677,7 +669,7 @@ void TimelinePainter::paint_label_column(QPainter& p, const Viewport& v, const s
       }
       p.drawText(QPointF(tx, top + ascent + 1), elide(QString::fromStdString(row->label), label_w, false));
       if (tr.slices.empty() && tr.counter.size() && row->height >= 30) {
-        const std::string info = std::string(to_string(tr.counter_source)) + "  ·  peak " + format_rate(index_.counter(static_cast<uint32_t>(row->track)).max());
+        const std::string info = index_.counter_info(static_cast<uint32_t>(row->track));
         p.setPen(QColor(0x70, 0x70, 0x70));
         p.drawText(QPointF(tx, top + 15 + ascent + 1), QString::fromStdString(info));
       }

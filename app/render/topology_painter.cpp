@@ -179,6 +179,7 @@ QString topology_link_tooltip(const Topology& topo, const std::vector<TopoLinkLo
   QString s = QString("<b>%1 ⇄ %2</b><br>%3, %4 per direction").arg(a, b, qs(medium_label(l.medium)), qs(format_rate(l.bandwidth_bytes_per_s)));
   if (static_cast<size_t>(link) >= loads.size()) return s;
   const TopoLinkLoad& load = loads[static_cast<size_t>(link)];
+  if (!load.capacity_source.empty()) s += " (" + qs(load.capacity_source) + ")";
   for (int dir = 0; dir < 2; ++dir) {
     const LinkDirectionLoad& d = dir == 0 ? load.a_to_b : load.b_to_a;
     const QString arrow = dir == 0 ? a + " → " + b : b + " → " + a;

@@ -126,9 +126,8 @@ void add_whatif(ReportDocument& doc, const Trace& t, const ReportOptions& o) {
   std::vector<Fact> f{{"Knobs", qstr(c.label)},
                       {"Topology", qstr(ps.topology) + " (" + qstr(ps.calibration) + "; " + qstr(c.machine.reason) + ")"},
                       {"Steps", QString::number(rs.steps.size()) + " step ranges (per step and process)"}};
-  QStringList changes;
-  for (const auto& ch : ps.changes) changes << qstr(ch);
-  f.push_back({"Changes", changes.isEmpty() ? QString("none (the knobs changed nothing in this trace)") : changes.join("; ")});
+  f.push_back({"Changes", qstr(whatif::comparison_changes(c))});
+  f.push_back({"Result", qstr(whatif::comparison_headline(c))});
   s.facts(std::move(f));
   s.text("The replay runs the measured dependency graph on the interconnect model unchanged; its error against the "
          "measurement bounds what the prediction can be trusted for. The prediction applies the knobs to the same graph.");
@@ -244,7 +243,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
       s.figure(chart_figure("link_chart", "Link utilization over the trace", models::link_chart_spec(counters, lo),
                             QSize(o.figure_width, 460)));
     }
-    s.table(link_stats_table(counters, link_stats(counters, window)), o.top);
+    s.table(link_stats_table(counters, link_stats(counters, window, counter_capacities(machine, counters))), o.top);
     const auto loads = topology_link_loads(machine, counters, window);
     if (!machine.topology.nodes.empty()) {
       auto topo = std::make_shared<const Topology>(machine.topology);

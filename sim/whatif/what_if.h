@@ -50,6 +50,7 @@ struct StepTimes {
   TimeNs measured_ns = 0, replay_ns = 0;          // the step's host range (ProfilerStep#N, --step)
   TimeNs measured_gpu_ns = 0, replay_gpu_ns = 0;  // first GPU op start .. last GPU op end in the step
   TimeNs exposed_ns = 0;  // replay: the rank's communication not under its compute in the step's range (step_exposure.h)
+  TimeNs measured_exposed_ns = 0;  // the same of the graph as traced, at its measured times
 };
 
 struct Divergence {
@@ -105,6 +106,7 @@ struct WhatIfSummary {
   std::vector<RankCommunication> measured_communication;  // the measured trace's analysis
   TimeNs exposed_ns = 0, measured_exposed_ns = 0;         // max over ranks, over the whole trace
   double step_exposed_ns = 0;             // replay: mean over steps of the most exposed rank's StepTimes::exposed_ns
+  double measured_step_exposed_ns = 0;    // the same of StepTimes::measured_exposed_ns
   std::vector<LinkUse> links;             // busiest first
   CriticalPath critical;
   std::vector<CriticalItem> critical_items;  // the path's time by (rank, lane, name), largest first

@@ -28,8 +28,9 @@ DataTable whatif_comparison_table(const WhatIfSummary& s, const std::string& lab
   DataTable t;
   t.id = "whatif_comparison";
   t.title = label.empty() ? "Replay against the measurement" : "Prediction (" + label + ") against the measurement";
-  t.note = "step = mean over steps of the slowest rank's step range; GPU step = first to last GPU operation of the step; "
-           "exposed = communication not under compute over the whole trace (max over ranks); topology " + s.topology;
+  t.note = "per step: mean over steps of the slowest (most exposed) rank; step = its step range, GPU step = first to last "
+           "GPU operation of the step, exposed = communication not under compute; whole trace: summed over the trace, "
+           "warm-up and set-up included (max over ranks); topology " + s.topology;
   t.column("quantity").column("measured", "ns", true).column("predicted", "ns", true).column("diff", "ns", true)
       .column("diff %", "fraction", true).column("replay", "ns", true).column("vs replay", "fraction", true);
   auto row = [&](std::string name, double m, double p, std::optional<double> r) {
@@ -45,17 +46,20 @@ DataTable whatif_comparison_table(const WhatIfSummary& s, const std::string& lab
       if (x.rank == rank) return &x;
     return nullptr;
   };
-  row("step time", s.measured_step_ns, s.step_ns, in_replay([](const WhatIfSummary& r) { return r.step_ns; }));
-  row("GPU step time", s.measured_gpu_step_ns, s.gpu_step_ns, in_replay([](const WhatIfSummary& r) { return r.gpu_step_ns; }));
-  row("exposed communication", static_cast<double>(s.measured_exposed_ns), static_cast<double>(s.exposed_ns),
+  row("step time (per step)", s.measured_step_ns, s.step_ns, in_replay([](const WhatIfSummary& r) { return r.step_ns; }));
+  row("GPU step time (per step)", s.measured_gpu_step_ns, s.gpu_step_ns,
+      in_replay([](const WhatIfSummary& r) { return r.gpu_step_ns; }));
+  row("exposed communication (per step)", s.measured_step_exposed_ns, s.step_exposed_ns,
+      in_replay([](const WhatIfSummary& r) { return r.step_exposed_ns; }));
+  row("exposed communication (whole trace)", static_cast<double>(s.measured_exposed_ns), static_cast<double>(s.exposed_ns),
       in_replay([](const WhatIfSummary& r) { return static_cast<double>(r.exposed_ns); }));
   for (const RankCommunication& p : s.communication) {
     const RankCommunication* m = comm_of(s.measured_communication, p.rank);
     const RankCommunication* r = replay ? comm_of(replay->communication, p.rank) : nullptr;
     const std::string who = "rank " + std::to_string(p.rank);
-    row(who + " communication", m ? static_cast<double>(m->communication_ns) : 0, static_cast<double>(p.communication_ns),
+    row(who + " communication (whole trace)", m ? static_cast<double>(m->communication_ns) : 0, static_cast<double>(p.communication_ns),
         in_replay([&](const WhatIfSummary&) { return r ? static_cast<double>(r->communication_ns) : 0.0; }));
-    row(who + " exposed communication", m ? static_cast<double>(m->exposed_ns) : 0, static_cast<double>(p.exposed_ns),
+    row(who + " exposed communication (whole trace)", m ? static_cast<double>(m->exposed_ns) : 0, static_cast<double>(p.exposed_ns),
         in_replay([&](const WhatIfSummary&) { return r ? static_cast<double>(r->exposed_ns) : 0.0; }));
   }
   return t;
@@ -118,10 +122,11 @@ DataTable sweep_table(const std::vector<SweepRow>& rows, double reference_step_n
   DataTable t;
   t.id = "whatif_sweep";
   t.title = "What-if sweep";
-  t.note = "one row per variant, fastest first; failed variants last";
+  t.note = "one row per variant, fastest first; failed variants last; step and GPU step per step (mean over steps), "
+           "exposed communication over the whole trace";
   if (!rows.empty())
     for (const auto& [k, v] : rows.front().point) t.column(k);
-  t.column("step", "ns", true).column("GPU step", "ns", true).column("exposed", "ns", true);
+  t.column("step", "ns", true).column("GPU step", "ns", true).column("exposed (whole trace)", "ns", true);
   if (reference_step_ns > 0) t.column("vs replay", "fraction", true);
   t.column("note");
   for (const SweepRow& r : rows) {

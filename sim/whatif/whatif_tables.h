@@ -14,8 +14,9 @@
 
 namespace parascope::whatif {
 
-// Rows: step time, GPU step time, exposed communication (max over ranks), then per rank its
-// communication and exposed communication. Columns: measured, predicted, diff, diff %, then the
+// Rows, each named with what it covers: step time, GPU step time and exposed communication per step
+// (the step time's mean over steps), exposed communication over the whole trace (max over ranks),
+// then per rank its communication and exposed communication over the whole trace. Columns: measured, predicted, diff, diff %, then the
 // replay's and the prediction against it (empty without `replay`). `label` names the prediction in
 // the title ("channels=4"; empty: the unchanged replay).
 DataTable whatif_comparison_table(const WhatIfSummary& s, const std::string& label = "", const WhatIfSummary* replay = nullptr);

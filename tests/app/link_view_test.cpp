@@ -50,8 +50,8 @@ TEST_CASE("The links dock charts and tabulates the collector's measured NVLink c
   const int tx0 = row_named(*links->model(), "rank 0 GPU 0 \xE2\x86\x92 fabric (NVLink tx)");
   REQUIRE(tx0 >= 0);
   // peak 117.5 GB/s of 425.0 GB/s, 2.577 GB (parascope-cli info)
-  CHECK(table.rows[static_cast<size_t>(tx0)][3].value == Approx(117.5e9).margin(0.05e9));
-  CHECK(table.rows[static_cast<size_t>(tx0)][10].value == Approx(2.577e9).margin(0.0005e9));
+  CHECK(table.rows[static_cast<size_t>(tx0)][4].value == Approx(117.5e9).margin(0.05e9));
+  CHECK(table.rows[static_cast<size_t>(tx0)][11].value == Approx(2.577e9).margin(0.0005e9));
   CHECK(table.rows[static_cast<size_t>(tx0)][1].text == "measured");
 
   const models::ChartSpec& spec = links->chart_spec();

@@ -85,10 +85,11 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     in.knobs = {{"channels", "4"}};
     const whatif::WhatIfSummary s = whatif::run_whatif(in).summary;
     const DataTable& c = v->comparison_table();
-    REQUIRE(c.rows.size() == 7);
+    REQUIRE(c.rows.size() == 8);  // step, GPU step, exposed per step, exposed over the trace, 2 x 2 per rank
     CHECK(c.rows[0][1].value == 3879089);  // measured step: mean of the slower rank's ProfilerStep#3..#6
     CHECK(c.rows[0][2].value == std::llround(s.step_ns));
-    CHECK(c.rows[2][2].value == s.exposed_ns);
+    CHECK(c.rows[2][2].value == s.step_exposed_ns);
+    CHECK(c.rows[3][2].value == s.exposed_ns);
     // link load: the measurement's estimate from collective sizes against the simulated load
     REQUIRE(v->links_table().rows.size() == 4);
     for (const auto& row : v->links_table().rows) {
@@ -97,6 +98,7 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
       CHECK(row[2].text == "simulated");
     }
     CHECK(v->status().contains("channels=4"));
+    CHECK(v->status().endsWith(", per step"));  // whatif::comparison_headline
     // 4 channels: both compute streams get busier (the collectives' kernels take longer): marked red
     const auto& marks = v->predicted_timeline()->track_marks();
     REQUIRE(marks.size() == 2);

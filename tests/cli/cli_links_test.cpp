@@ -30,10 +30,11 @@ TEST_CASE("links lists the measured NVLink counters with their statistics", "[cl
   CHECK(tx0.find("peak_bytes_per_s")->as_double() == Approx(117.5e9).margin(0.05e9));
   CHECK(tx0.find("bytes")->as_double() == Approx(2.577e9).margin(0.0005e9));
   CHECK(tx0.find("capacity_bytes_per_s")->as_double() == Approx(424.98e9));
+  CHECK(tx0.find("capacity_from")->text() == "the trace's link record");  // CUPTI's NVLINK record, the inferred machine
   CHECK(tx0.find("peak_util")->as_double() == Approx(117.5 / 424.98).margin(0.0002));
   // the CSV holds the same rows, with units in the header
   const std::string text = test::slurp(csv);
-  CHECK_THAT(text, Catch::StartsWith("link,source,capacity [bytes/s],peak [bytes/s]"));
+  CHECK_THAT(text, Catch::StartsWith("link,source,capacity [bytes/s],capacity from,peak [bytes/s]"));
   CHECK(std::count(text.begin(), text.end(), '\n') == 5);
   std::filesystem::remove_all(csv.parent_path());
 }

@@ -12,10 +12,14 @@
 #include <filesystem>
 
 #include "cli/run_command.h"
+#include "app/qt_app.h"
+#include "gui/data_table_model.h"
+#include "gui/link_view.h"
 #include "gui/presets.h"
 #include "report/report_builder.h"
 #include "sim/whatif/compare.h"
 #include "test_paths.h"
+#include "trace/core/analysis/roofline.h"
 #include "trace/core/json.h"
 #include "trace/io/load_trace.h"
 
@@ -102,4 +106,99 @@ TEST_CASE("The CLI's whatif, the report and the What-if dock run one trace on on
     check_one_machine(a100, "h200x2", "the first preset with 2 GPUs (no preset has 2 NVIDIA A100-PG509-200 GPUs)");
   }
   fs::remove_all(dir);
+}
+
+namespace {
+
+struct Capacity {
+  double bytes_per_s = 0;
+  std::string from;
+};
+using Capacities = std::map<std::string, Capacity>;  // by link name
+
+size_t column(const DataTable& t, const std::string& title) {
+  for (size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c].title == title) return c;
+  FAIL("no column " << title << " in " << t.id);
+  return 0;
+}
+
+Capacities of_table(const DataTable& t) {
+  Capacities out;
+  const size_t cap = column(t, "capacity"), from = column(t, "capacity from");
+  for (const auto& row : t.rows) out[row[0].text] = {row[cap].numeric() ? row[cap].value : 0.0, row[from].text};
+  return out;
+}
+
+void check_one_capacity(const std::string& input, double expect, const std::string& expect_from) {
+  INFO(input);
+  // the CLI's `links`
+  const auto r = test::run_command(std::string(PARASCOPE_CLI) + " links -q --json '" + input + "'");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  Capacities cli;
+  const JsonValue out = parse_json(r.out, "links --json");
+  for (const JsonValue& row : out.find("links")->find("rows")->items())
+    cli[row.find("link")->text()] = {row.find("capacity_bytes_per_s") ? row.find("capacity_bytes_per_s")->as_double() : 0.0,
+                                     row.find("capacity_from")->text()};
+  // the report's link table and its topology table
+  auto trace = std::make_shared<const Trace>(load_trace({input}));
+  report::ReportOptions o;
+  o.inputs = {input};
+  o.presets = gui::topology_presets();
+  const report::ReportDocument doc = report::build_report(trace, o);
+  const DataTable* link_table = nullptr;
+  const DataTable* topo_table = nullptr;
+  for (const DataTable* t : doc.tables()) {
+    if (t->id == "link_stats") link_table = t;
+    if (t->id == "topology_links") topo_table = t;
+  }
+  REQUIRE(link_table);
+  REQUIRE(topo_table);
+  // the GUI's link dock over the whole trace
+  test::qt_app();
+  gui::LinkView view;
+  view.set_trace(trace);
+  view.set_scope(gui::LinkView::Scope::kTrace);
+  view.wait();
+  const Capacities gui = of_table(view.model()->table());
+  const Capacities rep = of_table(*link_table);
+  REQUIRE(!cli.empty());
+  CHECK(cli.size() == gui.size());
+  CHECK(rep.size() == gui.size());
+  for (const auto& [name, c] : cli) {
+    INFO(name);
+    CHECK(c.bytes_per_s == Approx(expect));
+    CHECK(c.from == expect_from);
+    REQUIRE(gui.count(name));
+    REQUIRE(rep.count(name));
+    CHECK(gui.at(name).bytes_per_s == c.bytes_per_s);
+    CHECK(gui.at(name).from == c.from);
+    CHECK(rep.at(name).bytes_per_s == c.bytes_per_s);
+    CHECK(rep.at(name).from == c.from);
+  }
+  // the topology page's links: the same capacity and source
+  REQUIRE(!topo_table->rows.empty());
+  const size_t cap = column(*topo_table, "capacity"), from = column(*topo_table, "capacity from");
+  for (const auto& row : topo_table->rows) {
+    CHECK(row[cap].value == Approx(expect));
+    CHECK(row[from].text == expect_from);
+  }
+  // and the roofline's link ceiling, on the same machine (one GPU link into its switch)
+  const TraceMachine m = trace_machine(*trace, choose_machine(*trace, gui::topology_presets()));
+  CHECK(ceilings_from(m.topology).link_bytes_per_s == Approx(expect));
+}
+
+}  // namespace
+
+TEST_CASE("One link has one capacity and source in the CLI's links, the report and the links dock", "[report][cli][gui][links]") {
+  SECTION("estimated links of a Kineto capture: the matched h200x2 preset's NVLink (before: '?' beside 478.1 GB/s)") {
+    // resources/topologies/h200x2.json: each GPU's 18 NVLinks into the switch, 478.1 GB/s per direction
+    check_one_capacity(test::source_path("resources/captures/h200x2_2026-11-30/tp_serial_b1"), 478.1e9,
+                       "machine h200x2 (measured)");
+  }
+  SECTION("the collector's measured NVLink counters: the machine inferred from them, CUPTI's figure") {
+    // CUPTI's NVLINK record: 849 960 000 kB/s for both directions = 424.98 GB/s per direction
+    check_one_capacity(test::sample_path("record_torch_nccl_2xh200"), 424.98e9, "the trace's link record");
+  }
 }

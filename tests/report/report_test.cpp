@@ -205,17 +205,23 @@ TEST_CASE("The capture report with --whatif compares predicted and measured step
   const JsonValue& replay = *w.find("replay");
   const JsonValue& pred = *w.find("prediction");
   const test::HtmlTable& cmp = rep.tables.at("whatif_comparison");
-  const auto* step = cmp.row("step time");
+  const auto* step = cmp.row("step time (per step)");
   REQUIRE(step);
   CHECK(cell_value(cmp, *step, "measured_ns") == Approx(num(replay, "measured_step_ns")).epsilon(1e-12));
   CHECK(cell_value(cmp, *step, "replay_ns") == Approx(num(replay, "step_ns")).epsilon(1e-12));
   CHECK(cell_value(cmp, *step, "predicted_ns") == Approx(num(pred, "step_ns")).epsilon(1e-12));
-  const auto* exposed = cmp.row("exposed communication");
+  const auto* exposed = cmp.row("exposed communication (whole trace)");
   REQUIRE(exposed);
   CHECK(cell_value(cmp, *exposed, "measured_ns") == num(replay, "measured_exposed_ns"));
   CHECK(cell_value(cmp, *exposed, "predicted_ns") == num(pred, "exposed_ns"));
   // the capture's 4 profiled steps on 2 ranks
   CHECK(rep.tables.at("whatif_steps").rows.size() == 8);
+  // the facts name what the knob changed (whatif's own lines) and say per step
+  const std::string html = test::slurp(dir / "cap.html");
+  CHECK(html.find("changed nothing") == std::string::npos);
+  REQUIRE(!pred.find("changes")->items().empty());
+  CHECK(html.find(pred.find("changes")->items().front().text()) != std::string::npos);
+  CHECK(html.find("), per step") != std::string::npos);
   // the chosen range and the predicted run as timelines
   REQUIRE(rep.figures.count("range1"));
   CHECK(rep.figures.at("range1").png_image);
@@ -238,7 +244,7 @@ TEST_CASE("The report's what-if runs on the machine whatif picks, also when the 
   REQUIRE(rep.well_formed);
   const JsonValue w = json_of("whatif -q --json --set comm_stream=side " + src(input));
   const test::HtmlTable& cmp = rep.tables.at("whatif_comparison");
-  const auto* step = cmp.row("GPU step time");
+  const auto* step = cmp.row("GPU step time (per step)");
   REQUIRE(step);
   CHECK(cell_value(cmp, *step, "measured_ns") == Approx(num(*w.find("replay"), "measured_gpu_step_ns")).epsilon(1e-12));
   CHECK(cell_value(cmp, *step, "predicted_ns") == Approx(num(*w.find("prediction"), "gpu_step_ns")).epsilon(1e-12));

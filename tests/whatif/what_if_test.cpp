@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "trace/core/topology_presets.h"
+#include "sim/whatif/compare.h"
 #include "sim/whatif/sweep.h"
 #include "sim/whatif/trace_knobs.h"
 #include "sim/whatif/what_if.h"
@@ -281,15 +282,21 @@ TEST_CASE("whatif: the comparison, link and sweep tables hold the run's numbers"
   const WhatIfOutput o = l.run({{"channels", "4"}});
   const DataTable c = whatif_comparison_table(o.summary, "channels=4");
   CHECK(c.title == "Prediction (channels=4) against the measurement");
-  REQUIRE(c.rows.size() == 3 + 2 * 2);  // step, GPU step, exposed; 2 ranks x (communication, exposed)
-  CHECK(c.rows[0][0].text == "step time");
+  // step, GPU step, exposed per step, exposed over the whole trace; 2 ranks x (communication, exposed)
+  REQUIRE(c.rows.size() == 4 + 2 * 2);
+  CHECK(c.rows[0][0].text == "step time (per step)");
+  CHECK(c.rows[1][0].text == "GPU step time (per step)");
+  CHECK(c.rows[2][0].text == "exposed communication (per step)");
+  CHECK(c.rows[3][0].text == "exposed communication (whole trace)");
   // measured: mean over ProfilerStep#3..#6 of the slower rank (raw Kineto durs):
   // (3936866 + 3848613 + 3878265 + 3852610) / 4 = 3879088.5
   CHECK(c.rows[0][1].value == 3879089);
   CHECK(c.rows[0][2].value == std::llround(o.summary.step_ns));
   CHECK(c.rows[0][3].value == c.rows[0][2].value - c.rows[0][1].value);
-  CHECK(c.rows[2][2].value == o.summary.exposed_ns);
-  CHECK(c.rows[3][0].text == "rank 0 communication");
+  CHECK(c.rows[2][1].value == o.summary.measured_step_exposed_ns);
+  CHECK(c.rows[2][2].value == o.summary.step_exposed_ns);
+  CHECK(c.rows[3][2].value == o.summary.exposed_ns);
+  CHECK(c.rows[4][0].text == "rank 0 communication (whole trace)");
   const DataTable links = whatif_links_table(o.summary);
   REQUIRE(links.rows.size() == o.summary.links.size());
   REQUIRE(!links.rows.empty());
@@ -448,4 +455,52 @@ TEST_CASE("whatif: comm_deps picks what holds a moved all-reduce back; free of t
   bool warned = false;
   for (const std::string& w : serial.summary.warnings) warned = warned || w.find("comm_deps") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("whatif: per-step figures stay below the step, whole-trace ones say so", "[whatif][tables]") {
+  // tp_serial_b1: 4 profiled steps; the exposed communication over the whole trace (warm-up and
+  // set-up included) is larger than a step, so it may never stand beside the step time unlabelled
+  const Loaded l(capture("tp_serial_b1"));
+  const WhatIfOutput o = l.run({{"channels", "4"}});
+  const WhatIfSummary& s = o.summary;
+  REQUIRE(s.steps.size() == 8);  // 4 steps x 2 ranks
+  CHECK(s.measured_step_exposed_ns > 0);
+  CHECK(s.measured_step_exposed_ns < s.measured_step_ns);
+  CHECK(s.step_exposed_ns < s.step_ns);
+  CHECK(static_cast<double>(s.measured_exposed_ns) > s.measured_step_exposed_ns);
+  // each step's measured exposure lies inside its measured range
+  for (const StepTimes& st : s.steps) CHECK(st.measured_exposed_ns <= st.measured_ns);
+}
+
+TEST_CASE("whatif: the one comparison names what the knobs changed and says per step", "[whatif][compare]") {
+  const Loaded l(capture("tp_serial_b1"));
+  const std::vector<Preset> presets{{"h200x2", h200x2()}};
+  CompareSettings cs;
+  cs.presets = &presets;
+  cs.machine = "h200x2";
+  SECTION("a knob that re-times the collectives on the trace's schedule") {
+    cs.knobs.set("channels", "4");
+    const Comparison c = compare(l.trace, cs);
+    REQUIRE(c.prediction);
+    CHECK(c.prediction->summary.changes.empty());  // no schedule transform
+    REQUIRE(c.prediction->summary.step_ns != c.replay.summary.step_ns);
+    const std::string ch = comparison_changes(c);
+    CHECK(ch.find("changed nothing") == std::string::npos);
+    CHECK(ch.rfind("the schedule is the trace's; channels=4 re-timed its operations", 0) == 0);
+    const std::string h = comparison_headline(c);
+    CHECK(h.rfind("channels=4 on h200x2: step ", 0) == 0);
+    CHECK(h.substr(h.size() - 10) == ", per step");
+    CHECK(h.find(format_duration(std::llround(c.prediction->summary.step_exposed_ns))) != std::string::npos);
+  }
+  SECTION("a knob that moves collectives lists the transform") {
+    cs.knobs.set("comm_stream", "side");
+    const Comparison c = compare(l.trace, cs);
+    REQUIRE(!c.prediction->summary.changes.empty());
+    CHECK(comparison_changes(c).rfind(c.prediction->summary.changes.front(), 0) == 0);
+  }
+  SECTION("the replay alone") {
+    const Comparison c = compare(l.trace, cs);
+    CHECK(comparison_changes(c) == "none (replay)");
+    CHECK(comparison_headline(c).rfind("replay on h200x2: step ", 0) == 0);
+  }
 }

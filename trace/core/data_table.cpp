@@ -118,7 +118,10 @@ DataCell rate_cell(double bytes_per_s) { return {format_rate(bytes_per_s), bytes
 DataCell bytes_cell(double bytes) { return {format_bytes_decimal(bytes), bytes}; }
 DataCell percent_cell(double fraction) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "%.1f %%", fraction * 100);
+  // a small non-zero share keeps two digits ("0.042 %"), not "0.0 %" beside a peak of 87.6 %
+  const double pct = fraction * 100;
+  if (pct != 0 && std::fabs(pct) < 0.1) std::snprintf(buf, sizeof buf, "%.2g %%", pct);
+  else std::snprintf(buf, sizeof buf, "%.1f %%", pct);
   return {buf, fraction};
 }
 DataCell number_cell(double v, int decimals, std::string suffix) {

@@ -48,11 +48,13 @@ DataCell int_cell(int64_t v);
 DataCell duration_cell(TimeNs ns);           // "1.234 ms", value in ns
 DataCell rate_cell(double bytes_per_s);      // "117.5 GB/s", value in bytes/s
 DataCell bytes_cell(double bytes);           // "2.58 GB", value in bytes (decimal units, as rates)
-DataCell percent_cell(double fraction);      // "12.3 %", value as a fraction (0.123)
+DataCell percent_cell(double fraction);      // "12.3 %" ("0.042 %" below 0.1 %), value as a fraction (0.123)
 DataCell number_cell(double v, int decimals, std::string suffix = "");
 DataCell flops_cell(double flops_per_s);     // "512.3 TFLOP/s"
 
-// Decimal-unit text: 117.5 GB/s, 2.58 GB, 512.3 TFLOP/s.
+// Decimal-unit text: 117.5 GB/s, 2.58 GB, 512.3 TFLOP/s. The one size and rate convention of every
+// table, view and CLI line (a byte count over a time reads in the rate's own units); only knob
+// values keep the exact binary text they were given ("chunk_bytes=1MiB", sim/knobs.h).
 std::string format_rate(double bytes_per_s);
 std::string format_bytes_decimal(double bytes);
 std::string format_flops(double flops_per_s);

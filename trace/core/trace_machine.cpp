@@ -204,9 +204,41 @@ double TopoLinkLoad::peak_utilization() const {
   return std::max(a_to_b.peak_bytes_per_s, b_to_a.peak_bytes_per_s) / capacity_bytes_per_s;
 }
 
+LinkCapacity link_capacity(const TraceMachine& m, size_t link) {
+  LinkCapacity c;
+  if (link >= m.topology.links.size() || !(m.topology.links[link].bandwidth_bytes_per_s > 0)) return c;
+  c.bytes_per_s = m.topology.links[link].bandwidth_bytes_per_s;
+  const std::string cal(to_string(m.topology.calibration));
+  switch (m.origin) {
+    case TraceMachine::Origin::kPreset: c.source = "machine " + m.topology.name + " (" + cal + ")"; break;
+    case TraceMachine::Origin::kTrace: c.source = "the trace's topology " + m.topology.name + " (" + cal + ")"; break;
+    case TraceMachine::Origin::kInferred: c.source = "the trace's link record"; break;
+  }
+  return c;
+}
+
+std::vector<LinkCapacity> counter_capacities(const TraceMachine& m, const std::vector<LinkCounter>& counters) {
+  std::vector<LinkCapacity> out;
+  out.reserve(counters.size());
+  for (const LinkCounter& c : counters) {
+    LinkCapacity best;
+    for (const LinkHop& h : place_counter(m, c)) {
+      const LinkCapacity hop = link_capacity(m, static_cast<size_t>(h.link));
+      if (hop.bytes_per_s > 0 && (best.bytes_per_s <= 0 || hop.bytes_per_s < best.bytes_per_s)) best = hop;
+    }
+    if (best.bytes_per_s <= 0 && c.link.capacity_bytes_per_s > 0) best = {c.link.capacity_bytes_per_s, "the trace's link record"};
+    out.push_back(std::move(best));
+  }
+  return out;
+}
+
 std::vector<TopoLinkLoad> topology_link_loads(const TraceMachine& m, const std::vector<LinkCounter>& counters, Interval window) {
   std::vector<TopoLinkLoad> out(m.topology.links.size());
-  for (size_t i = 0; i < out.size(); ++i) out[i].capacity_bytes_per_s = m.topology.links[i].bandwidth_bytes_per_s;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const LinkCapacity c = link_capacity(m, i);
+    out[i].capacity_bytes_per_s = c.bytes_per_s;
+    out[i].capacity_source = c.source;
+  }
   for (size_t ci = 0; ci < counters.size(); ++ci) {
     const std::vector<LinkHop> hops = place_counter(m, counters[ci]);
     if (hops.empty()) continue;
@@ -231,7 +263,7 @@ DataTable topology_link_table(const TraceMachine& m, const std::vector<TopoLinkL
   t.id = "topology_links";
   t.title = "Link utilization by topology link";
   t.note = "each link direction of machine '" + m.topology.name + "', from the counters that cross it (measured before simulated before estimated)";
-  t.column("from").column("to").column("medium").column("capacity", "bytes/s", true).column("source")
+  t.column("from").column("to").column("medium").column("capacity", "bytes/s", true).column("capacity from").column("source")
       .column("mean", "bytes/s", true).column("peak", "bytes/s", true).column("mean util", "fraction", true)
       .column("peak util", "fraction", true);
   for (size_t i = 0; i < loads.size() && i < m.topology.links.size(); ++i) {
@@ -243,7 +275,7 @@ DataTable topology_link_table(const TraceMachine& m, const std::vector<TopoLinkL
       const std::string& to = m.topology.nodes[dir == 0 ? l.b : l.a].name;
       const double cap = loads[i].capacity_bytes_per_s;
       t.add_row({text_cell(from), text_cell(to), text_cell(medium_label(l.medium)), cap > 0 ? rate_cell(cap) : text_cell("?"),
-                 text_cell(std::string(to_string(d.source))), rate_cell(d.mean_bytes_per_s), rate_cell(d.peak_bytes_per_s),
+                 text_cell(cap > 0 ? loads[i].capacity_source : "unknown"), text_cell(std::string(to_string(d.source))), rate_cell(d.mean_bytes_per_s), rate_cell(d.peak_bytes_per_s),
                  cap > 0 ? percent_cell(d.mean_bytes_per_s / cap) : text_cell("?"),
                  cap > 0 ? percent_cell(d.peak_bytes_per_s / cap) : text_cell("?")});
     }

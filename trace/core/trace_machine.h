@@ -41,6 +41,16 @@ struct LinkHop {
 // a GPU↔fabric counter, the GPU's link into its switch of that medium. Empty when unplaceable.
 std::vector<LinkHop> place_counter(const TraceMachine& machine, const LinkCounter& counter);
 
+// The capacity of topology link `link` of the machine, per direction, and its source: the preset's
+// name and calibration, the trace's own topology, or (an inferred machine) the trace's link records.
+LinkCapacity link_capacity(const TraceMachine& machine, size_t link);
+
+// Per counter, the capacity its bytes meet, decided once for the link dock, `links`, the report and
+// the topology view: the narrowest topology link it crosses on the machine (place_counter); a
+// counter the machine cannot place keeps its own Link::capacity_bytes_per_s ("the trace's link
+// record"), else none.
+std::vector<LinkCapacity> counter_capacities(const TraceMachine& machine, const std::vector<LinkCounter>& counters);
+
 // Load of one topology link in one direction over a window, from the counters placed on it. When
 // several sources reach a link the best one is kept: measured, then simulated, then estimated.
 struct LinkDirectionLoad {
@@ -51,7 +61,8 @@ struct LinkDirectionLoad {
 };
 struct TopoLinkLoad {
   LinkDirectionLoad a_to_b, b_to_a;
-  double capacity_bytes_per_s = 0;  // per direction
+  double capacity_bytes_per_s = 0;  // per direction (link_capacity)
+  std::string capacity_source;
   double mean_utilization() const;  // the busier direction's mean / capacity; 0 when unknown
   double peak_utilization() const;
 };

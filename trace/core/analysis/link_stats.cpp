@@ -157,15 +157,22 @@ std::vector<LinkCounter> link_counters(const Trace& trace, bool estimates) {
   return out;
 }
 
-std::vector<LinkStats> link_stats(const std::vector<LinkCounter>& counters, Interval window) {
+std::vector<LinkStats> link_stats(const std::vector<LinkCounter>& counters, Interval window,
+                                  const std::vector<LinkCapacity>& capacities) {
   std::vector<LinkStats> out;
   out.reserve(counters.size());
   for (size_t i = 0; i < counters.size(); ++i) {
     LinkStats s;
     s.counter = i;
     s.stats = counter_stats(counters[i].time, counters[i].bytes_per_s, window);
-    s.capacity_bytes_per_s = counters[i].link.capacity_bytes_per_s;
-    out.push_back(s);
+    if (i < capacities.size()) {
+      s.capacity_bytes_per_s = capacities[i].bytes_per_s;
+      s.capacity_source = capacities[i].source;
+    } else {
+      s.capacity_bytes_per_s = counters[i].link.capacity_bytes_per_s;
+      if (s.capacity_bytes_per_s > 0) s.capacity_source = "the trace's link record";
+    }
+    out.push_back(std::move(s));
   }
   return out;
 }
@@ -175,7 +182,7 @@ DataTable link_stats_table(const std::vector<LinkCounter>& counters, const std::
   t.id = "link_stats";
   t.title = "Link utilization";
   t.note = "bytes/s per link and direction, time-weighted over the window (p50/p90/p99: the load was at or below it that share of the time)";
-  t.column("link").column("source").column("capacity", "bytes/s", true).column("peak", "bytes/s", true)
+  t.column("link").column("source").column("capacity", "bytes/s", true).column("capacity from").column("peak", "bytes/s", true)
       .column("mean", "bytes/s", true).column("p50", "bytes/s", true).column("p90", "bytes/s", true)
       .column("p99", "bytes/s", true).column("peak util", "fraction", true).column("mean util", "fraction", true)
       .column("bytes", "bytes", true).column("active", "ns", true);
@@ -183,7 +190,8 @@ DataTable link_stats_table(const std::vector<LinkCounter>& counters, const std::
     const LinkCounter& c = counters[s.counter];
     const bool cap = s.capacity_bytes_per_s > 0;
     t.add_row({text_cell(c.name), text_cell(std::string(to_string(c.source))),
-               cap ? rate_cell(s.capacity_bytes_per_s) : text_cell("?"), rate_cell(s.stats.peak), rate_cell(s.stats.mean),
+               cap ? rate_cell(s.capacity_bytes_per_s) : text_cell("?"), text_cell(cap ? s.capacity_source : "unknown"),
+               rate_cell(s.stats.peak), rate_cell(s.stats.mean),
                rate_cell(s.stats.p50), rate_cell(s.stats.p90), rate_cell(s.stats.p99),
                cap ? percent_cell(s.peak_utilization()) : text_cell("?"), cap ? percent_cell(s.mean_utilization()) : text_cell("?"),
                bytes_cell(s.stats.integral), duration_cell(s.stats.active_ns)});

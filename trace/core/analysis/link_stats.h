@@ -59,17 +59,28 @@ std::vector<LinkCounter> link_counters(const Trace& trace, bool estimates = true
 std::string device_label(const Trace& trace, uint16_t device);
 std::string medium_label(Medium m);  // "NVLink", "PCIe", "InfiniBand"...
 
+// A link direction's capacity and where it comes from ("h200x2 preset (datasheet)"); one function
+// decides it for every view (counter_capacities, trace_machine.h).
+struct LinkCapacity {
+  double bytes_per_s = 0;  // per direction; 0: unknown
+  std::string source;      // "" with 0: unknown
+};
+
 struct LinkStats {
   size_t counter = 0;    // index into the LinkCounter list
   CounterStats stats;
   double capacity_bytes_per_s = 0;  // 0: unknown
+  std::string capacity_source;
   double peak_utilization() const { return capacity_bytes_per_s > 0 ? stats.peak / capacity_bytes_per_s : 0.0; }
   double mean_utilization() const { return capacity_bytes_per_s > 0 ? stats.mean / capacity_bytes_per_s : 0.0; }
 };
 
-std::vector<LinkStats> link_stats(const std::vector<LinkCounter>& counters, Interval window);
+// `capacities`: per counter, from the machine the trace was matched to (counter_capacities); empty:
+// each counter's own Link::capacity_bytes_per_s ("the trace's link record").
+std::vector<LinkStats> link_stats(const std::vector<LinkCounter>& counters, Interval window,
+                                  const std::vector<LinkCapacity>& capacities = {});
 
-// One row per counter: link, source, capacity, peak, mean, p50, p90, p99, utilizations, bytes, active time.
+// One row per counter: link, source, capacity and where it comes from, peak, mean, p50, p90, p99, utilizations, bytes, active time.
 DataTable link_stats_table(const std::vector<LinkCounter>& counters, const std::vector<LinkStats>& stats);
 
 }  // namespace parascope
