@@ -228,7 +228,7 @@ bool TraceNotes::load(const QString& path, const Trace& trace) {
   return true;
 }
 
-bool TraceNotes::save(const QString& path, const Trace& trace) {
+bool TraceNotes::save(const QString& path, const Trace& /*trace*/) {
   QJsonObject root;
   root.insert("schema_version", 1);
   root.insert("what", "Parascope bookmarks and notes for the trace beside this file");
