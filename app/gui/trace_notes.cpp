@@ -76,17 +76,20 @@ QJsonObject view_to_json(const models::LayoutOptions& view, const Trace& trace) 
   return v;
 }
 
+// The track a saved key names in this trace (false: the key is malformed or the trace lacks it).
+bool find_track(const std::map<TrackKey, uint32_t, KeyLess>& index, const QJsonValue& v, uint32_t& out) {
+  TrackKey k;
+  if (!key_from_json(v.toObject(), k)) return false;
+  const auto it = index.find(k);
+  if (it == index.end()) return false;
+  out = it->second;
+  return true;
+}
+
 // Fills `view` from view_to_json's object; returns the hidden tracks this trace does not have.
 int view_from_json(const QJsonObject& vj, const Trace& trace, models::LayoutOptions& view) {
   const auto index = track_index(trace);
-  auto track_of = [&](const QJsonValue& v, uint32_t& out) {
-    TrackKey k;
-    if (!key_from_json(v.toObject(), k)) return false;
-    const auto it = index.find(k);
-    if (it == index.end()) return false;
-    out = it->second;
-    return true;
-  };
+  auto track_of = [&](const QJsonValue& v, uint32_t& out) { return find_track(index, v, out); };
   int unresolved = 0;
   for (const QJsonValue& v : vj.value("hidden").toArray()) {
     uint32_t t = 0;
@@ -193,14 +196,7 @@ bool TraceNotes::load(const QString& path, const Trace& trace) {
   }
   const QJsonObject root = doc.object();
   const auto index = track_index(trace);
-  auto track_of = [&](const QJsonValue& v, uint32_t& out) {
-    TrackKey k;
-    if (!key_from_json(v.toObject(), k)) return false;
-    const auto it = index.find(k);
-    if (it == index.end()) return false;
-    out = it->second;
-    return true;
-  };
+  auto track_of = [&](const QJsonValue& v, uint32_t& out) { return find_track(index, v, out); };
   QJsonArray kept;
   for (const QJsonValue& v : root.value("bookmarks").toArray()) {
     const QJsonObject o = v.toObject();
