@@ -40,11 +40,11 @@ struct FitSplit {
       {"all_gather", "ldst"}, {"reduce_scatter", "ldst"}, {"all_to_all", "ldst"}, {"all_reduce", "twoshot_tma"}};
 };
 
-// A batch measured after the preset was made (heldout/ of the 2 x H200 captures: sizes between the
+// A batch measured after the preset was made (batch2/ of the 2 x H200 captures: sizes between the
 // fit grid): no row of it shaped any parameter, so every modelled row in range is held out, whatever
 // its variant. Same range and scored NCCL ops as FitSplit's defaults.
 FitSplit unfitted_batch_split();
-// Batch 2 (heldout/: 2 x 4^k sizes): its NCCL rows at fit_bytes fit NCCL's profile (a row every factor
+// Batch 2 (batch2/: 2 x 4^k sizes): its NCCL rows at fit_bytes fit NCCL's profile (a row every factor
 // 2 with the first table), its kernel rows were fitted by nothing and are held out.
 FitSplit nccl_fitted_batch_split();
 

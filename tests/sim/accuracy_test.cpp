@@ -184,13 +184,13 @@ TEST_CASE("Accuracy: held-out 2 x H200 harness rows stay within issue 4 targets"
 }
 
 TEST_CASE("Accuracy: the 2026-11-30 batch 2: its NCCL rows fit, its kernel rows held out", "[sim][accuracy]") {
-  // heldout/ was measured after the first preset, at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128 and 512
+  // batch2/ was measured after the first preset, at 32 KiB, 128 KiB, 512 KiB, 2, 8, 32, 128 and 512
   // MiB: between the 4^k grid. Since stop 15 its NCCL bf16 rows fit NCCL's per-operation curves (a
   // row every factor 2 with the first table's); its kernel rows shaped nothing and are held out
   // (nccl_fitted_batch_split); 32 KiB lies below issue #4's range and is reported apart.
   const Topology preset = load_topology_file(test::source_path("resources/topologies/h200x2.json"));
   std::vector<HarnessRow> rows;
-  for (const auto& f : test::h200x2_heldout_files())
+  for (const auto& f : test::h200x2_batch2_files())
     for (auto& r : load_harness_rows(test::source_path(f))) rows.push_back(std::move(r));
   const AccuracyReport rep = evaluate_accuracy(preset, unique_rows(rows), nccl_fitted_batch_split());
   for (const AccuracyRow& a : rep.rows) {
@@ -272,7 +272,7 @@ TEST_CASE("NCCL profile: another channel count splits the measured aggregate, on
 }
 
 TEST_CASE("NCCL profile: the logged LL switch and channel count pick the curve and the channels", "[sim][accuracy]") {
-  // NCCL 2.28's per-call choices on the 2 x H200 (heldout/nccl_tuning.txt): ring LL while the per-rank
+  // NCCL 2.28's per-call choices on the 2 x H200 (batch2/nccl_tuning.txt): ring LL while the per-rank
   // count is <= 1 MiB, Simple above (the 1 MiB limit of the first preset; batch3/nccl_switch has the
   // switches themselves); 4 / 16 channels at 32 / 128 KiB of all-reduce buffer, i.e. one
   // channel per 8 KiB, at most 24. Put on the committed preset's profile with LL knots of 4 GB/s at a
@@ -354,7 +354,7 @@ TEST_CASE("Direct kernels: the reduce-scatter pull reads its own input beside th
     if (n.gpu) n.gpu->local_copy_bytes_per_s /= 4;
   CHECK(time_of(t, "ldst_pull") == pull);
   CHECK(time_of(t, "ldst") > push + 1'000'000);  // 32 KiB x 1.5 per SM at a quarter of 44.9 GB/s: >= 1 us more
-  // measured (heldout/collectives_mid.json): 7.28 / 7.18 us bf16 / fp32; the model 8.2 us (+13-14 %)
+  // measured (batch2/collectives_mid.json): 7.28 / 7.18 us bf16 / fp32; the model 8.2 us (+13-14 %)
   CHECK(pull / 1e6 == Approx(8.2).margin(0.15));
 }
 

@@ -38,15 +38,15 @@ inline const std::vector<std::string>& h200x2_harness_files() {
   return files;
 }
 
-// Batch 2 (scripts/gpu/sim_heldout.sh, 2026-11-30): NCCL and the project's kernels at 32 KiB, 128 KiB,
+// Batch 2 (scripts/gpu/sim_batch2.sh, 2026-11-30): NCCL and the project's kernels at 32 KiB, 128 KiB,
 // 512 KiB, 2, 8, 32, 128, 512 MiB, bf16 and fp32. Held out until stop 15; since then its NCCL bf16 rows
 // fit NCCL's per-operation curves (calibrate takes nccl_mid.json) and its kernel rows stay held out:
 // scored with nccl_fitted_batch_split(). NCCL's own file first (collectives_mid.json repeats NCCL's
 // rows from another run; unique_rows keeps the first).
-inline const std::vector<std::string>& h200x2_heldout_files() {
+inline const std::vector<std::string>& h200x2_batch2_files() {
   static const std::vector<std::string> files = {
-      "resources/captures/h200x2_2026-11-30/heldout/nccl_mid.json",
-      "resources/captures/h200x2_2026-11-30/heldout/collectives_mid.json"};
+      "resources/captures/h200x2_2026-11-30/batch2/nccl_mid.json",
+      "resources/captures/h200x2_2026-11-30/batch2/collectives_mid.json"};
   return files;
 }
 
