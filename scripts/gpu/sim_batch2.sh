@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Held-out sizes for the simulator's accuracy table (issue #4, docs/accuracy.md): the 2026-11-30
-# harness files measured every collective at 4 KiB x 4^k only, and the calibration fits NCCL's
-# profile on half of those sizes. This measures the sizes in between (x2 steps: 32 KiB ... 512 MiB)
-# that nothing was fitted on, in the same harness (parascope-bench, CUDA graphs), and logs NCCL's
-# own channel / protocol choice per size (NCCL_DEBUG_SUBSYS=TUNING) to explain the profile's bumps.
+# Batch 2 of the simulator's accuracy table (issue #4, docs/accuracy.md): the 2026-11-30 harness
+# files measured every collective at 4 KiB x 4^k only, and the calibration fits NCCL's profile on
+# half of those sizes. This measures the sizes in between (x2 steps: 32 KiB ... 512 MiB), in the same
+# harness. Not a blind protocol: it writes no model commit into its files, and its rows were scored
+# while the model changed (its NCCL bf16 rows are fit rows since; its kernel rows are a validation
+# set, docs/accuracy.md). It also logs NCCL's own channel / protocol choice per size (NCCL_DEBUG_SUBSYS=TUNING) to explain the profile's bumps.
 # Builds parascope-bench (cmake --preset gpu) and leaves under "$OUT" (defaults to ./out):
 #   summary.txt           steps, exit codes, the tables
 #   sim_batch2.tar.gz    results/: nccl_mid.json, collectives_mid.json (rows as kernels/*.json),
