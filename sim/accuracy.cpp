@@ -24,8 +24,8 @@ std::string_view to_string(RowRole r) {
     case RowRole::kNcclFit: return "fit (NCCL profile)";
     case RowRole::kKernelFit: return "fit (kernels)";
     case RowRole::kFitOtherDtype: return "fit twin (other dtype)";
-    case RowRole::kHeldOut: return "held out";
-    case RowRole::kHeldOutExtra: return "held out (extra)";
+    case RowRole::kValidation: return "validation";
+    case RowRole::kValidationExtra: return "validation (extra)";
     case RowRole::kOutOfRange: return "out of range";
     case RowRole::kNotModelled: return "not modelled";
   }
@@ -40,7 +40,7 @@ RowRole row_role(const HarnessRow& row, const FitSplit& split) {
     const RowRole r = row_role(twin, split);
     if (r == RowRole::kNcclFit || r == RowRole::kKernelFit) return RowRole::kFitOtherDtype;
   }
-  // Fit rows at every size (the small ones pin the fixed costs); only held-out rows need the range.
+  // Fit rows at every size (the small ones pin the fixed costs); only validation rows need the range.
   if (row.dtype == split.fit_dtype) {
     const bool size_ok = split.fit_bytes.empty() ||
                          std::find(split.fit_bytes.begin(), split.fit_bytes.end(), row.bytes) != split.fit_bytes.end();
@@ -53,8 +53,8 @@ RowRole row_role(const HarnessRow& row, const FitSplit& split) {
   if (row.bytes < split.min_bytes || row.bytes > split.max_bytes) return RowRole::kOutOfRange;
   if (row.variant == "nccl" &&
       std::find(split.nccl_scored_ops.begin(), split.nccl_scored_ops.end(), row.op) == split.nccl_scored_ops.end())
-    return RowRole::kHeldOutExtra;
-  return RowRole::kHeldOut;
+    return RowRole::kValidationExtra;
+  return RowRole::kValidation;
 }
 
 FitSplit unfitted_batch_split() {
@@ -80,7 +80,7 @@ std::vector<HarnessRow> unique_rows(const std::vector<HarnessRow>& rows) {
 
 AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<HarnessRow>& rows, const FitSplit& split) {
   AccuracyReport rep;
-  std::vector<double> fit, twin, held, held_nccl, held_kernels, extra, below, below_nccl, below_kernels;
+  std::vector<double> fit, twin, valid, valid_nccl, valid_kernels, extra, below, below_nccl, below_kernels;
   for (const HarnessRow& r : rows) {
     AccuracyRow a;
     a.row = r;
@@ -94,11 +94,11 @@ AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<Harness
     }
     if (a.role == RowRole::kNcclFit || a.role == RowRole::kKernelFit) fit.push_back(a.error);
     if (a.role == RowRole::kFitOtherDtype) twin.push_back(a.error);
-    if (a.role == RowRole::kHeldOut) {
-      held.push_back(a.error);
-      (r.variant == "nccl" ? held_nccl : held_kernels).push_back(a.error);
+    if (a.role == RowRole::kValidation) {
+      valid.push_back(a.error);
+      (r.variant == "nccl" ? valid_nccl : valid_kernels).push_back(a.error);
     }
-    if (a.role == RowRole::kHeldOutExtra) extra.push_back(a.error);
+    if (a.role == RowRole::kValidationExtra) extra.push_back(a.error);
     const bool scored_op = r.variant != "nccl" || std::find(split.nccl_scored_ops.begin(), split.nccl_scored_ops.end(), r.op) !=
                                                       split.nccl_scored_ops.end();
     if (a.role == RowRole::kOutOfRange && r.bytes < split.min_bytes && scored_op) {
@@ -109,10 +109,10 @@ AccuracyReport evaluate_accuracy(const Topology& topo, const std::vector<Harness
   }
   rep.fit = error_stats(fit);
   rep.fit_other_dtype = error_stats(twin);
-  rep.held_out = error_stats(held);
-  rep.held_out_nccl = error_stats(held_nccl);
-  rep.held_out_kernels = error_stats(held_kernels);
-  rep.held_out_extra = error_stats(extra);
+  rep.validation = error_stats(valid);
+  rep.validation_nccl = error_stats(valid_nccl);
+  rep.validation_kernels = error_stats(valid_kernels);
+  rep.validation_extra = error_stats(extra);
   rep.below_range = error_stats(below);
   rep.below_range_nccl = error_stats(below_nccl);
   rep.below_range_kernels = error_stats(below_kernels);
@@ -145,10 +145,10 @@ JsonValue accuracy_json(const AccuracyReport& rep) {
   }
   return JsonValue::object({{"fit", stats(rep.fit)},
                             {"fit_other_dtype", stats(rep.fit_other_dtype)},
-                            {"held_out", stats(rep.held_out)},
-                            {"held_out_nccl", stats(rep.held_out_nccl)},
-                            {"held_out_kernels", stats(rep.held_out_kernels)},
-                            {"held_out_extra", stats(rep.held_out_extra)},
+                            {"validation", stats(rep.validation)},
+                            {"validation_nccl", stats(rep.validation_nccl)},
+                            {"validation_kernels", stats(rep.validation_kernels)},
+                            {"validation_extra", stats(rep.validation_extra)},
                             {"below_range", stats(rep.below_range)},
                             {"rows", std::move(rows)}});
 }

@@ -1,8 +1,10 @@
 // How close the simulator comes to the measured harness rows, and which rows were allowed to shape
 // it. FitSplit names the rows each fit may use (NCCL profile, direct-kernel parameters); every other
-// modelled row in the scored range is held out. evaluate_accuracy simulates every row on a calibrated
-// topology and reports simulated vs measured; docs/accuracy.md is this report, and the ctest
-// `sim_accuracy_h200x2` checks its held-out median and worst against issue #4's targets.
+// modelled row in the scored range is a validation row: not fitted, but not blind either (the sets
+// were measured before the model they are scored on was frozen, and model choices saw their scores:
+// docs/accuracy.md, "Validation"). evaluate_accuracy simulates every row on a calibrated topology and
+// reports simulated vs measured; docs/accuracy.md is this report, and the ctest `test_sim` ("Accuracy:
+// ...") checks its validation median and worst against issue #4's targets.
 #pragma once
 
 #include <string>
@@ -22,15 +24,15 @@ struct ErrorStats {
 };
 ErrorStats error_stats(const std::vector<double>& errors);
 
-// Which measured rows fit which parameters; every other modelled row in range is held out.
+// Which measured rows fit which parameters; every other modelled row in range is a validation row.
 struct FitSplit {
   double min_bytes = 64.0 * 1024, max_bytes = 1024.0 * 1024 * 1024;  // the scored range (file bytes)
   std::vector<std::string> nccl_fit_ops = {"all_reduce", "all_gather", "reduce_scatter", "sendrecv"};
-  // NCCL rows of other ops are held out but scored separately (issue #4 names these four).
+  // NCCL rows of other ops are validation rows scored separately (issue #4 names these four).
   std::vector<std::string> nccl_scored_ops = {"all_reduce", "all_gather", "reduce_scatter", "sendrecv"};
   std::string fit_dtype = "bf16";
   // NCCL fit rows: only these sizes (empty: every size): 16^k of the first table and 2 x 4^k of batch 2,
-  // a row every factor 2 with two gaps. Every other size is held out (256 KiB, 4 MiB, 64 MiB of the
+  // a row every factor 2 with two gaps. Every other size is validation (256 KiB, 4 MiB, 64 MiB of the
   // first table, all of batch 3's x1.5 grid), so the profile is scored between its rows, not on them.
   std::vector<double> fit_bytes = {4096.0,     32768.0,     65536.0,     131072.0,     524288.0,
                                    1048576.0,  2097152.0,   8388608.0,   16777216.0,   33554432.0,
@@ -40,17 +42,17 @@ struct FitSplit {
       {"all_gather", "ldst"}, {"reduce_scatter", "ldst"}, {"all_to_all", "ldst"}, {"all_reduce", "twoshot_tma"}};
 };
 
-// A batch measured after the preset was made (heldout/ of the 2 x H200 captures: sizes between the
-// fit grid): no row of it shaped any parameter, so every modelled row in range is held out, whatever
-// its variant. Same range and scored NCCL ops as FitSplit's defaults.
+// A batch no fit reads (batch3/ of the 2 x H200 captures: sizes between both fit grids): every modelled
+// row in range is a validation row, whatever its variant. Same range and scored NCCL ops as FitSplit's
+// defaults.
 FitSplit unfitted_batch_split();
-// Batch 2 (heldout/: 2 x 4^k sizes): its NCCL rows at fit_bytes fit NCCL's profile (a row every factor
-// 2 with the first table), its kernel rows were fitted by nothing and are held out.
+// Batch 2 (batch2/: 2 x 4^k sizes): its NCCL rows at fit_bytes fit NCCL's profile (a row every factor
+// 2 with the first table), its kernel rows were fitted by nothing and are validation rows.
 FitSplit nccl_fitted_batch_split();
 
 // kFitOtherDtype: a fit row's twin in another dtype (same op, variant, size, SMs): the harness moves the
-// same bytes through the same kernel, so it is neither fit nor held out (reported, not scored).
-enum class RowRole { kNcclFit, kKernelFit, kFitOtherDtype, kHeldOut, kHeldOutExtra, kOutOfRange, kNotModelled };
+// same bytes through the same kernel, so it is neither fit nor validation (reported, not scored).
+enum class RowRole { kNcclFit, kKernelFit, kFitOtherDtype, kValidation, kValidationExtra, kOutOfRange, kNotModelled };
 std::string_view to_string(RowRole r);
 RowRole row_role(const HarnessRow& row, const FitSplit& split);
 
@@ -65,9 +67,9 @@ struct AccuracyRow {
 
 struct AccuracyReport {
   std::vector<AccuracyRow> rows;  // every row given, in order
-  ErrorStats fit, fit_other_dtype, held_out, held_out_nccl, held_out_kernels;
-  ErrorStats held_out_extra;      // NCCL ops outside issue #4's list (all-to-all)
-  // Modelled rows below the scored range that no fit used, of the ops held_out scores (reported, not
+  ErrorStats fit, fit_other_dtype, validation, validation_nccl, validation_kernels;
+  ErrorStats validation_extra;      // NCCL ops outside issue #4's list (all-to-all)
+  // Modelled rows below the scored range that no fit used, of the ops validation scores (reported, not
   // scored: issue #4's range starts at 64 KiB).
   ErrorStats below_range, below_range_nccl, below_range_kernels;
 };

@@ -1,5 +1,5 @@
 // Fits the collective model through the simulator itself, on the harness rows a FitSplit names
-// (sim/accuracy.h; the rest is held out, docs/accuracy.md): NCCL's profile (fixed costs, per-channel
+// (sim/accuracy.h; the rest is validation, docs/accuracy.md): NCCL's profile (fixed costs, per-channel
 // rate at knots of ring-step size), the direct kernels' shared GpuSpec parameters (signal latency,
 // local copy per SM, reduce cost, HBM), and the compute/communication interference. Deterministic:
 // squared log time ratios minimised by sim/minimize.h's Nelder-Mead.
@@ -57,11 +57,12 @@ struct InterferenceFit {
   double comm_interference = 0;
   std::vector<double> predicted_concurrent_ns;
   std::vector<double> errors;   // concurrent time, predicted / measured - 1 (per row)
-  std::vector<bool> fitted;     // per row: used by the grid search (else held out, scored only)
+  std::vector<bool> fitted;     // per row: used by the grid search (else scored only: the scored half, not blind)
 };
 // comm_interference is grid-searched on the rows whose all-reduce size is one of `fit_bytes`
 // (FitSplit's NCCL fit sizes: on interference.json 16 and 256 MiB) and scored on every row; the
-// others (64 MiB) are held out. No row at those sizes: every row fits.
+// others (64 MiB) are the scored half: not fitted, but not blind (the same file, measured before the
+// model, the split chosen with it in view). No row at those sizes: every row fits.
 InterferenceFit fit_interference(const Topology& topo, const std::vector<InterferenceTiming>& rows, const KnobSettings& knobs = {},
                                  const std::vector<double>& fit_bytes = FitSplit{}.fit_bytes);
 void apply_interference_fit(Topology& topo, const InterferenceFit& fit);

@@ -5,8 +5,8 @@
 // (default: the preset named by the sweep's "machine"), marks it measured, and prints each
 // mechanism's residuals. With --kernels (parascope-bench result files, CUDA graphs) it also takes the
 // launch floor from their graph_floor rows, fits NCCL's profile and the direct kernels' shared
-// parameters on the rows the split names (docs/accuracy.md), and reports every other row as held
-// out; with --interference the GEMM rate and the compute/communication interference. The written
+// parameters on the rows the split names (docs/accuracy.md), and reports every other row as a
+// validation row (scored, not fitted; not blind); with --interference the GEMM rate and the compute/communication interference. The written
 // file carries it all under "calibration_fit".
 #include <cstdio>
 #include <fstream>
@@ -30,7 +30,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--output", true, false, "topology JSON to write", "-o"},
     {"--base", true, false, "topology to start from (preset name or file; default: the sweep's machine)", ""},
     {"--kernels", true, true, "parascope-bench result file (nccl.json, all_reduce.json, ...): fits NCCL's profile and the "
-                              "direct kernels' parameters on the split's rows, the rest held out (repeatable)", ""},
+                              "direct kernels' parameters on the split's rows, the rest scored as validation (repeatable)", ""},
     {"--nccl-channels", true, false, "channels NCCL ran with (default 24: its kernels' grid in the captured traces)", ""},
     {"--nccl-ll-max", true, false, "NCCL's logged choice (NCCL_DEBUG_SUBSYS=TUNING): ring collectives run LL up to this per-rank "
      "count in bytes, on their own knots (default 0: one curve)", ""},
@@ -160,17 +160,17 @@ Fits fit_all(Request& q) {
   if (q.interference) {
     f.inter = sim::fit_interference(topo, sim::load_interference(*q.interference));
     sim::apply_interference_fit(topo, *f.inter);
-    JsonValue errs = JsonValue::array(), fit_errs = JsonValue::array(), held_errs = JsonValue::array();
+    JsonValue errs = JsonValue::array(), fit_errs = JsonValue::array(), scored_errs = JsonValue::array();
     for (size_t i = 0; i < f.inter->errors.size(); ++i) {
       errs.push(JsonValue::number(f.inter->errors[i]));
-      (f.inter->fitted[i] ? fit_errs : held_errs).push(JsonValue::number(f.inter->errors[i]));
+      (f.inter->fitted[i] ? fit_errs : scored_errs).push(JsonValue::number(f.inter->errors[i]));
     }
     f.doc.set("interference", JsonValue::object({{"source", JsonValue::string(*q.interference)},
                                                  {"bf16_TFLOPs", JsonValue::number(f.inter->bf16_TFLOPs)},
                                                  {"comm_interference", JsonValue::number(f.inter->comm_interference)},
                                                  {"concurrent_time_errors", std::move(errs)},
                                                  {"fit_errors", std::move(fit_errs)},
-                                                 {"held_out_errors", std::move(held_errs)}}));
+                                                 {"scored_errors", std::move(scored_errs)}}));
   }
   if (!q.rows.empty()) {
     f.acc = sim::evaluate_accuracy(topo, q.rows, split);
@@ -267,11 +267,11 @@ void print_harness(const Request& q, const Fits& f) {
                 a.row.dtype.c_str(), sim::format_bytes(static_cast<int64_t>(a.row.bytes)).c_str(), a.row.sms, a.row.median_ns / 1000,
                 a.simulated_ns / 1000, 100 * a.error, std::string(sim::to_string(a.role)).c_str());
   }
-  std::printf("fit: %zu rows, median |error| %.1f %%, max %.1f %%; held out: %zu rows, median %.1f %%, max %.1f %% "
+  std::printf("fit: %zu rows, median |error| %.1f %%, max %.1f %%; validation: %zu rows, median %.1f %%, max %.1f %% "
               "(NCCL %zu rows: %.1f / %.1f %%, kernels %zu rows: %.1f / %.1f %%)\n",
-              acc.fit.count, 100 * acc.fit.median_abs, 100 * acc.fit.max_abs, acc.held_out.count, 100 * acc.held_out.median_abs,
-              100 * acc.held_out.max_abs, acc.held_out_nccl.count, 100 * acc.held_out_nccl.median_abs, 100 * acc.held_out_nccl.max_abs,
-              acc.held_out_kernels.count, 100 * acc.held_out_kernels.median_abs, 100 * acc.held_out_kernels.max_abs);
+              acc.fit.count, 100 * acc.fit.median_abs, 100 * acc.fit.max_abs, acc.validation.count, 100 * acc.validation.median_abs,
+              100 * acc.validation.max_abs, acc.validation_nccl.count, 100 * acc.validation_nccl.median_abs, 100 * acc.validation_nccl.max_abs,
+              acc.validation_kernels.count, 100 * acc.validation_kernels.median_abs, 100 * acc.validation_kernels.max_abs);
 }
 
 void print_interference(const sim::InterferenceFit& inter) {
@@ -279,7 +279,7 @@ void print_interference(const sim::InterferenceFit& inter) {
               inter.comm_interference);
   for (size_t i = 0; i < inter.errors.size(); ++i)
     if (inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
-  std::printf("; held out:");
+  std::printf("; scored half (not fitted, not blind):");
   for (size_t i = 0; i < inter.errors.size(); ++i)
     if (!inter.fitted[i]) std::printf(" %+.1f %%", 100 * inter.errors[i]);
   std::printf("\n");

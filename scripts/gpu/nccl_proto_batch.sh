@@ -4,7 +4,7 @@
 # runs all-gather and reduce-scatter on Simple only from 8 MiB of the fit grid, so Simple's curve
 # below that had no rows; forced Simple at the fit grid's small sizes and forced LL at 2 and 8 MiB
 # give each protocol's curve on both sides of NCCL's switch. Only fit-grid sizes (16^k, 2 x 4^k):
-# no held-out size is measured here. The per-call tuning log confirms the protocol NCCL ran.
+# no validation size is measured here. The per-call tuning log confirms the protocol NCCL ran.
 # Leaves "$OUT"/summary.txt and nccl_proto_batch.tar.gz (results/). ~1-2 minutes.
 set -u
 START=$(date +%s)

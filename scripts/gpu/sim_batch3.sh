@@ -3,7 +3,7 @@
 #  1. the LD/ST P2P sweep at 512 threads per block (the project's collectives run 512; the
 #     calibration so far measured 1024 only, so the model's per-thread scaling was an assumption),
 #     with a 1024-thread control at the same sizes in the same session;
-#  2. held-out batch 3: NCCL and the project's direct kernels at sizes neither the fit nor batch 2
+#  2. batch 3 (a validation set: no model commit is written into it): NCCL and the project's direct kernels at sizes neither the fit nor batch 2
 #     used (x1.5 between the earlier grids: 96 KiB ... 768 MiB), bf16 and fp32.
 # Builds parascope-bench (cmake --preset gpu) and leaves under "$OUT" (defaults to ./out):
 #   summary.txt         steps, exit codes, the tables

@@ -1,4 +1,4 @@
-# Shared by the GPU batch scripts (kernels.sh, sim_heldout.sh, sim_batch3.sh, nccl_tuning_probe.sh; sourced): the results folder under "$OUT", a summary with
+# Shared by the GPU batch scripts (kernels.sh, sim_batch2.sh, sim_batch3.sh, nccl_tuning_probe.sh; sourced): the results folder under "$OUT", a summary with
 # timestamps, and run_step, which runs one command with a timeout cut to the time left before
 # DEADLINE seconds, logs it to results/logs/NAME.log and records its exit code in RC[NAME].
 # The caller sets START (date +%s) and DEADLINE before sourcing. NVLink multicast stays off.

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Reproduces the what-if tables of docs/accuracy.md: replay of every real 2 x H200 trace against its
 # measurement, the prediction pairs against the no-profiler step times, and the interference check.
+# The ctest test_whatif ("whatif accuracy: ...", tests/whatif/accuracy_test.cpp) checks the same
+# replay and pairs through the library, each error pinned to the docs' value within 1 point.
 # usage: scripts/whatif/accuracy.sh [path/to/parascope-cli]   (from the repository root)
 set -euo pipefail
 CLI=${1:-build/dev/app/cli/parascope-cli}

@@ -1,6 +1,6 @@
-// run_whatif end to end on the real 2 x H200 traces: the replay of the unchanged graph against the
-// measured step times (the accuracy target: within 5 %), what a transform changes, and the
-// predicted trace (same model as a measured one, tracks marked simulated).
+// run_whatif end to end on the real 2 x H200 traces: what a replay reports, what a transform changes,
+// and the predicted trace (same model as a measured one, tracks marked simulated). The accuracy of
+// the replay and of the prediction pairs against the measurements is tests/whatif/accuracy_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -44,20 +44,6 @@ std::string capture(const std::string& variant) {
 }
 
 }  // namespace
-
-TEST_CASE("whatif: the replay of real traces is within 5 % of the measured step time", "[whatif][accuracy]") {
-  // measured = mean over steps of the slowest rank's ProfilerStep#N (docs/accuracy.md lists them all)
-  for (const std::string& path : {test::sample_path("allreduce_matmul_2xh200"), capture("tp_serial_b1"),
-                                  capture("tp_overlap_b1"), capture("dp_step")}) {
-    const Loaded l(path);
-    const WhatIfOutput o = l.run();
-    INFO(path << ": measured " << o.summary.measured_step_ns << " ns, replay " << o.summary.step_ns << " ns");
-    REQUIRE(o.summary.measured_step_ns > 0);
-    CHECK(std::abs(o.summary.step_ns / o.summary.measured_step_ns - 1) <= 0.05);
-    CHECK(o.summary.changes.empty());
-    CHECK(o.replay.warnings.empty());
-  }
-}
 
 TEST_CASE("whatif: a replay reports per rank and step, links and the critical path", "[whatif][report]") {
   const Loaded l(capture("tp_serial_b1"));
