@@ -131,6 +131,7 @@ struct GraphProcess {
 struct StepRange {
   uint32_t process = 0;
   TimeNs start = 0, end = 0;      // measured host range of the step on that process
+  int64_t thread = -1;            // the CPU thread (Lane::id) whose range it is; -1: several, or none
 };
 
 struct Step {

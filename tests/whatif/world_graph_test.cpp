@@ -179,3 +179,38 @@ TEST_CASE("groups of the same ranks keep their own calls: the world and a new_gr
   const WhatIfOutput out = run_whatif(in);
   CHECK(out.summary.span_ns > 0);
 }
+
+TEST_CASE("a real recording's last step keeps its length at cpu_scale > 1", "[whatif][world][steps][captures]") {
+  // rank 0 of 8 of the TP MLP on one H200 (resources/predictions/onegpu: tpmlp_n8 on hgx_h200x8
+  // at the program's host scale S = 1.1406). A helper thread's call (cuDeviceGetName) starts
+  // inside "step 5" before the main thread's first call; anchored on it, step 5 replayed 8.74 ms
+  // as recorded and 56.57 ms at S against 3.7 ms for every other step and a 3.6 ms GPU range.
+  const std::string rec = test::source_path("resources/captures/h200_onegpu_2026-12-02/rec/tpmlp_n8");
+  const Trace t = load_trace({rec});
+  GraphOptions opt;
+  opt.step_regex = "^step ";
+  const DepGraph g = build_dep_graph(t, opt);
+  for (const char* scale : {"1", "1.1406"}) {
+    WhatIfInput in;
+    in.measured = &t;
+    in.graph = &g;
+    in.topology = find_topology("hgx_h200x8", test::source_path("resources/topologies"));
+    in.knobs.set("cpu_scale", scale);
+    const WhatIfOutput out = run_whatif(in);
+    TimeNs step3 = 0, step5 = 0, gpu5 = 0;
+    size_t ranks5 = 0;
+    for (const StepTimes& st : out.summary.steps) {
+      if (st.step == "step 3") step3 = std::max(step3, st.replay_ns);
+      if (st.step == "step 5") {
+        step5 = std::max(step5, st.replay_ns);
+        gpu5 = std::max(gpu5, st.replay_gpu_ns);
+        ++ranks5;
+      }
+    }
+    INFO("cpu_scale " << scale << ": step 3 " << step3 << " ns, step 5 " << step5 << " ns (GPU " << gpu5 << " ns)");
+    CHECK(ranks5 == 8);
+    REQUIRE(step3 > 0);
+    CHECK(std::abs(static_cast<double>(step5) / static_cast<double>(step3) - 1) < 0.05);
+    CHECK(step5 < gpu5 * 11 / 10);  // a GPU-bound step: its host range about its GPU range
+  }
+}
