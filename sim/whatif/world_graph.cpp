@@ -22,10 +22,35 @@ int32_t position(const std::vector<int32_t>& ranks, int32_t r) {
 
 std::set<int32_t> rank_set(const std::vector<int32_t>& r) { return {r.begin(), r.end()}; }
 
+// The split of the world `gid` was made in: groups made one after another, each of the same size
+// and disjoint from the others ([0, 1], [2, 3], [4, 5], [6, 7] as every rank's new_group calls make
+// them), cut from the first group on (a group that is not such starts the next split). [first,
+// last] of ids.
+std::pair<int32_t, int32_t> split_of(int32_t gid, const RecordedWorld& w) {
+  int32_t first = 0;
+  std::set<int32_t> used;
+  for (int32_t i = 0; i < static_cast<int32_t>(w.groups.size()); ++i) {
+    const std::vector<int32_t>& r = w.groups[static_cast<size_t>(i)].ranks;
+    const bool joins = i > first && r.size() == w.groups[static_cast<size_t>(first)].ranks.size() &&
+                       std::none_of(r.begin(), r.end(), [&](int32_t x) { return used.count(x) > 0; });
+    if (!joins) {
+      if (i > gid) return {first, i - 1};
+      first = i;
+      used.clear();
+    }
+    used.insert(r.begin(), r.end());
+  }
+  return {first, static_cast<int32_t>(w.groups.size()) - 1};
+}
+
 // The group (its stand-in id) a copy of rank `from` running as rank `to` uses where `from` used
 // group `gid`; -1: none. Programs make several groups of the same ranks (the world group and a
 // new_group of every rank; one new_group per library call): the k-th group of a rank set maps to
-// the k-th group of the shifted set, so calls on different groups never share a rendezvous.
+// the k-th group of the shifted set, so calls on different groups never share a rendezvous. Where
+// the shifted set is no group (rank 1 of pairs [0, 1], [2, 3], ...: {1, 2}), the copy takes the
+// member of gid's own split that holds it — the k-th [0, 1] for the k-th [0, 1], not the first
+// (the first for all of them put rank 1's calls of every later [0, 1] in the first one's
+// rendezvous, twice, and left the later ones without it).
 int32_t map_group(int32_t gid, int32_t from, int32_t to, int32_t world, const RecordedWorld& w) {
   if (gid < 0 || static_cast<size_t>(gid) >= w.groups.size() || w.groups[static_cast<size_t>(gid)].ranks.empty()) return -1;
   const std::vector<int32_t>& group = w.groups[static_cast<size_t>(gid)].ranks;
@@ -39,6 +64,9 @@ int32_t map_group(int32_t gid, int32_t from, int32_t to, int32_t world, const Re
   for (size_t i = 0; i < w.groups.size(); ++i)
     if (rank_set(w.groups[i].ranks) == want) same.push_back(static_cast<int32_t>(i));
   if (!same.empty()) return same[std::min(k, same.size() - 1)];
+  const auto [first, last] = split_of(gid, w);
+  for (int32_t i = first; i <= last; ++i)
+    if (position(w.groups[static_cast<size_t>(i)].ranks, to) >= 0) return i;
   for (size_t i = 0; i < w.groups.size(); ++i)
     if (w.groups[i].ranks.size() == group.size() && position(w.groups[i].ranks, to) >= 0) return static_cast<int32_t>(i);
   return -1;
