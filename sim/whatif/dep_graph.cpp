@@ -267,6 +267,7 @@ void Builder::add_host_lanes() {
     lane.kind = LaneKind::kThread;
     lane.process = process_of_trace_process_[tr.key.process];
     lane.id = tr.key.id;
+    lane.name = "thread " + std::to_string(tr.key.id);
     const auto lane_id = static_cast<uint32_t>(g_.lanes.size());
     int32_t outer = -1;
     TimeNs outer_end = INT64_MIN;
@@ -308,6 +309,7 @@ void Builder::add_gpu_lanes() {
     lane.process = process_of_trace_process_[tr.key.process];
     lane.device = dev;
     lane.id = tr.key.id;
+    lane.name = stream_label(tr.key);
     const auto lane_id = static_cast<uint32_t>(g_.lanes.size());
     // Every operation of the stream, nested or not: clock jitter (and programmatic dependent
     // launch) can make consecutive kernels of one stream overlap by a little.

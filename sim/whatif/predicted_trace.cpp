@@ -80,7 +80,7 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
     const bool stream = lane.kind == LaneKind::kStream;
     const TrackKey key{stream ? TrackKind::kGpuStream : TrackKind::kCpuThread, proc[lane.process],
                        stream ? static_cast<int32_t>(dev[static_cast<size_t>(lane.device)]) : -1, lane.id};
-    track_of_lane[l] = b.track(key, (stream ? "stream " : "thread ") + std::to_string(lane.id));
+    track_of_lane[l] = b.track(key, !lane.name.empty() ? lane.name : (stream ? "stream " : "thread ") + std::to_string(lane.id));
     b.trace().tracks[track_of_lane[l]].simulated = true;
   }
   const StringId k_measured = b.intern("measured ns");

@@ -310,7 +310,7 @@ void summarize_critical_path(const DepGraph& g, const ReplayResult& r, WhatIfSum
     it.name = g.names[node.name];
     it.rank = g.processes[node.process].rank;
     const Lane& lane = g.lanes[node.lane];
-    it.lane = (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
+    it.lane = !lane.name.empty() ? lane.name : (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
     it.kind = kind_name(node.kind);
     it.ns += s.end - s.start;
     ++it.count;

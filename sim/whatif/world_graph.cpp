@@ -105,19 +105,19 @@ void expand_world(DepGraph& g, const Trace& t) {
     if (t.collectives[i].kernel.valid())
       ci_of_kernel[(uint64_t{t.collectives[i].kernel.track} << 32) | t.collectives[i].kernel.index] = i;
   std::vector<int32_t> ci_of_node(g.nodes.size(), -1);
-  std::vector<int32_t> gid_of_node(g.nodes.size(), -1);  // the stand-in group id (the stream's, standin_import.h)
+  std::vector<int32_t> gid_of_node(g.nodes.size(), -1);  // the stand-in group id (the stream's, track.h)
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
     if (!node.source.valid() || !world_of.count(g.processes[node.process].trace_process)) continue;
     const Track& tr = t.tracks[node.source.track];
-    if (tr.key.kind != TrackKind::kGpuStream || tr.key.id < 1'000'000'000) continue;  // stand-in streams only
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.id < kStandInStreamBase) continue;  // stand-in streams only
     auto it = ci_of_kernel.find((uint64_t{node.source.track} << 32) | node.source.index);
     if (it == ci_of_kernel.end()) continue;
     ci_of_node[n] = static_cast<int32_t>(it->second);
     // the call's group: the stream's id when the group's ranks agree with the call's (a call
     // without a group record has none)
     const RecordedWorld& w = *world_of[g.processes[node.process].trace_process];
-    const int64_t gid = tr.key.id - 1'000'000'000;
+    const int64_t gid = tr.key.id - kStandInStreamBase;
     if (gid < static_cast<int64_t>(w.groups.size()) &&
         ranks_text(w.groups[static_cast<size_t>(gid)].ranks) == t.str(t.collectives[it->second].group_ranks))
       gid_of_node[n] = static_cast<int32_t>(gid);

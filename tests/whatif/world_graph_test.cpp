@@ -273,3 +273,53 @@ TEST_CASE("the PKB recording of rank 0 of 8 maps every stand-in call into a comp
     CHECK(w.find("miss some") == std::string::npos);
   }
 }
+
+TEST_CASE("a stand-in stream is named for what it holds, in the trace, the graph and the prediction", "[whatif][world]") {
+  // the synthetic recording: CPU tensors, so no stream to name; the group and its ranks
+  const Trace cpu = recorded();
+  std::vector<std::string> names;
+  for (const Track& tr : cpu.tracks)
+    if (tr.key.kind == TrackKind::kGpuStream && tr.key.id >= kStandInStreamBase) names.push_back(std::string(cpu.str(tr.name)));
+  CHECK(std::count(names.begin(), names.end(), "stand-in collectives, group 1 [0, 1] (not measured)") == 1);
+  CHECK(std::count(names.begin(), names.end(), "stand-in collectives, group 0 [0, 1, 2, 3] (not measured)") == 1);
+
+  // the TP MLP on one H200: every call made on the program's stream 7
+  const Trace t = load_trace({test::source_path("resources/captures/h200_onegpu_2026-12-02/rec/tpmlp_n8")});
+  const Track* standin = nullptr;
+  for (const Track& tr : t.tracks)
+    if (tr.key.kind == TrackKind::kGpuStream && tr.key.id == kStandInStreamBase) standin = &tr;
+  REQUIRE(standin);
+  CHECK(t.str(standin->name) == "stand-in collectives, group 0 [0, 1, 2, 3, 4, 5, 6, 7], called on stream 7 (not measured)");
+  CHECK(stream_label(standin->key) == "stand-in collectives (group 0)");
+  CHECK(stream_label(TrackKey{TrackKind::kGpuStream, 0, 0, 7}) == "stream 7");
+  CHECK(stream_label(TrackKey{TrackKind::kGpuStream, 0, 0, -1}) == "stream (none)");
+
+  // the replay's lanes (critical path items) and the predicted trace's rows, copies included,
+  // say the same where they said "stream 1000000000"
+  GraphOptions opt;
+  opt.step_regex = "^step ";
+  const DepGraph g = build_dep_graph(t, opt);
+  size_t lanes = 0;
+  for (const Lane& l : g.lanes)
+    if (l.kind == LaneKind::kStream && l.id == kStandInStreamBase) lanes += l.name == "stand-in collectives (group 0)";
+  CHECK(lanes == 8);
+  WhatIfInput in;
+  in.measured = &t;
+  in.graph = &g;
+  in.topology = find_topology("hgx_h200x8", test::source_path("resources/topologies"));
+  in.want_trace = true;
+  const WhatIfOutput out = run_whatif(in);
+  REQUIRE(out.trace);
+  size_t rows = 0;
+  for (const Track& tr : out.trace->tracks) {
+    CHECK(out.trace->str(tr.name).find("1000000000") == std::string_view::npos);
+    rows += out.trace->str(tr.name) == "stand-in collectives (group 0)";
+  }
+  CHECK(rows == 8);
+  size_t on_path = 0;
+  for (const CriticalItem& c : out.summary.critical_items) {
+    CHECK(c.lane.find("1000000000") == std::string::npos);
+    on_path += c.lane == "stand-in collectives (group 0)";
+  }
+  CHECK(on_path > 0);
+}
