@@ -1,4 +1,5 @@
 // `parascope-cli info INPUT...`: ranks, devices, streams, event counts and time span.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -59,6 +60,7 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
       JsonValue streams = JsonValue::array();
       for (const StreamSummary& ss : ds.streams)
         streams.push(JsonValue::object({{"stream", num(ss.stream_id)},
+                                        {"name", JsonValue::string(std::string(t.str(t.tracks[ss.track].name)))},
                                         {"kernels", num(ss.kernels)},
                                         {"memcpys", num(ss.memcpys)},
                                         {"memsets", num(ss.memsets)},
@@ -156,16 +158,18 @@ void print_counter(const Trace& t, const CounterSummary& c, const char* indent) 
 }
 
 // The device's GPU work: totals, then one line per stream with events.
-void print_streams(const DeviceSummary& ds) {
+void print_streams(const Trace& t, const DeviceSummary& ds) {
   std::printf("    kernels %" PRId64 " (communication %" PRId64 ", collectives %" PRId64 ")  memcpys %" PRId64, ds.kernels,
               ds.comm_kernels, ds.collectives, ds.memcpys);
   if (ds.peer_memcpys) std::printf(" (peer %" PRId64 ")", ds.peer_memcpys);
   std::printf("  memsets %" PRId64 "  syncs %" PRId64 "  span %s\n", ds.memsets, ds.syncs, format_duration(ds.last - ds.first).c_str());
+  int width = 13;  // "stream 123456"; longer labels (stand-in streams) widen the device's column
+  for (const StreamSummary& ss : ds.streams) width = std::max(width, static_cast<int>(stream_label(t.tracks[ss.track].key).size()));
   for (const StreamSummary& ss : ds.streams) {
-    const std::string id = ss.stream_id < 0 ? std::string("(none)") : std::to_string(ss.stream_id);
-    std::printf("    stream %-6s kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64 " memsets %-5" PRId64
+    const std::string label = stream_label(t.tracks[ss.track].key);
+    std::printf("    %-*s kernels %-6" PRId64 " comm %-5" PRId64 " memcpys %-5" PRId64 " memsets %-5" PRId64
                 " syncs %-5" PRId64 " span %s\n",
-                id.c_str(), ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets, ss.syncs, format_duration(ss.last - ss.first).c_str());
+                width, label.c_str(), ss.kernels, ss.comm_kernels, ss.memcpys, ss.memsets, ss.syncs, format_duration(ss.last - ss.first).c_str());
   }
 }
 
@@ -198,7 +202,7 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
         continue;
       }
       std::printf("  %s\n", device_label(t, d).c_str());
-      if (!ds.streams.empty()) print_streams(ds);
+      if (!ds.streams.empty()) print_streams(t, ds);
       if (ds.sm_lanes)
         std::printf("    SM lanes %" PRId64 ", %" PRId64 " spans (%" PRId64 "..%" PRId64 " per SM)\n", ds.sm_lanes,
                     ds.sm_spans, ds.sm_spans_min, ds.sm_spans_max);

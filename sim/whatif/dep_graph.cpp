@@ -267,6 +267,7 @@ void Builder::add_host_lanes() {
     lane.kind = LaneKind::kThread;
     lane.process = process_of_trace_process_[tr.key.process];
     lane.id = tr.key.id;
+    lane.name = "thread " + std::to_string(tr.key.id);
     const auto lane_id = static_cast<uint32_t>(g_.lanes.size());
     int32_t outer = -1;
     TimeNs outer_end = INT64_MIN;
@@ -308,6 +309,7 @@ void Builder::add_gpu_lanes() {
     lane.process = process_of_trace_process_[tr.key.process];
     lane.device = dev;
     lane.id = tr.key.id;
+    lane.name = stream_label(tr.key);
     const auto lane_id = static_cast<uint32_t>(g_.lanes.size());
     // Every operation of the stream, nested or not: clock jitter (and programmatic dependent
     // launch) can make consecutive kernels of one stream overlap by a little.
@@ -885,18 +887,20 @@ void Builder::add_unannotated_comm() {
 }
 
 void Builder::add_steps() {
-  std::map<std::string, std::map<uint32_t, std::pair<TimeNs, TimeNs>>> found;  // step -> process -> range
+  std::map<std::string, std::map<uint32_t, StepRange>> found;  // step -> process -> range
   auto scan = [&](const std::function<bool(std::string_view)>& match) {
     for (const Track& tr : t_.tracks) {
       if (tr.key.kind != TrackKind::kCpuThread && tr.key.kind != TrackKind::kNvtx) continue;
       const uint32_t p = process_of_trace_process_[tr.key.process];
+      const int64_t thread = tr.key.kind == TrackKind::kCpuThread ? tr.key.id : -1;
       for (size_t i = 0; i < tr.slices.size(); ++i) {
         const std::string_view name = t_.str(tr.slices.name[i]);
         if (!match(name) || tr.slices.dur[i] <= 0) continue;
-        auto [it, fresh] = found[std::string(name)].try_emplace(p, tr.slices.start[i], tr.slices.end(i));
+        auto [it, fresh] = found[std::string(name)].try_emplace(p, StepRange{p, tr.slices.start[i], tr.slices.end(i), thread});
         if (!fresh) {
-          it->second.first = std::min(it->second.first, tr.slices.start[i]);
-          it->second.second = std::max(it->second.second, tr.slices.end(i));
+          it->second.start = std::min(it->second.start, tr.slices.start[i]);
+          it->second.end = std::max(it->second.end, tr.slices.end(i));
+          if (it->second.thread != thread) it->second.thread = -1;
         }
       }
     }
@@ -918,17 +922,17 @@ void Builder::add_steps() {
   if (found.empty()) {
     auto& whole = found["trace"];
     for (const Node& n : g_.nodes) {
-      auto [it, fresh] = whole.try_emplace(n.process, n.start, n.start + n.dur);
+      auto [it, fresh] = whole.try_emplace(n.process, StepRange{n.process, n.start, n.start + n.dur});
       if (!fresh) {
-        it->second.first = std::min(it->second.first, n.start);
-        it->second.second = std::max(it->second.second, n.start + n.dur);
+        it->second.start = std::min(it->second.start, n.start);
+        it->second.end = std::max(it->second.end, n.start + n.dur);
       }
     }
   }
   for (auto& [name, per_process] : found) {
     Step s;
     s.name = name;
-    for (auto& [p, r] : per_process) s.ranges.push_back({p, r.first, r.second});
+    for (auto& [p, r] : per_process) s.ranges.push_back(r);
     g_.steps.push_back(std::move(s));
   }
   auto first_start = [](const Step& s) {

@@ -112,6 +112,7 @@ struct Lane {
   uint32_t process = 0;
   int32_t device = -1;            // DepGraph::devices index for streams
   int64_t id = 0;                 // thread id or stream id
+  std::string name;               // "thread 12", "stream 7", "stand-in collectives (group 0)" (stream_label); empty: made by a transform
   std::vector<uint32_t> nodes;    // in execution order
 };
 
@@ -131,6 +132,7 @@ struct GraphProcess {
 struct StepRange {
   uint32_t process = 0;
   TimeNs start = 0, end = 0;      // measured host range of the step on that process
+  int64_t thread = -1;            // the CPU thread (Lane::id) whose range it is; -1: several, or none
 };
 
 struct Step {

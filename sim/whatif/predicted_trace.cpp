@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "sim/whatif/step_range.h"
 #include "trace/core/trace_builder.h"
 
 namespace parascope::whatif {
@@ -79,7 +80,7 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
     const bool stream = lane.kind == LaneKind::kStream;
     const TrackKey key{stream ? TrackKind::kGpuStream : TrackKind::kCpuThread, proc[lane.process],
                        stream ? static_cast<int32_t>(dev[static_cast<size_t>(lane.device)]) : -1, lane.id};
-    track_of_lane[l] = b.track(key, (stream ? "stream " : "thread ") + std::to_string(lane.id));
+    track_of_lane[l] = b.track(key, !lane.name.empty() ? lane.name : (stream ? "stream " : "thread ") + std::to_string(lane.id));
     b.trace().tracks[track_of_lane[l]].simulated = true;
   }
   const StringId k_measured = b.intern("measured ns");
@@ -123,25 +124,24 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
   }
   // Step ranges (ProfilerStep#N, --step matches) at their replayed place, so the prediction pairs
   // with its measurement by step (trace_diff.h): the measured range shifted by how far its first
-  // and last host calls moved (as run_whatif's step times), on the first call's thread.
+  // and last host calls moved (as run_whatif's step times; step_range.h), on the first call's thread.
+  std::vector<uint32_t> host;
   for (size_t s = 0; s < g.steps.size(); ++s) {
     for (const StepRange& range : g.steps[s].ranges) {
-      int64_t first = -1, last = -1;
-      for (size_t n = 0; n < g.nodes.size(); ++n) {
+      host.clear();
+      for (uint32_t n = 0; n < g.nodes.size(); ++n) {
         const Node& node = g.nodes[n];
-        if (node.removed || node.kind != NodeType::kHostCall || node.process != range.process ||
-            node.step != static_cast<int32_t>(s) || !ref_of[n].valid())
-          continue;
-        if (first < 0 || node.start < g.nodes[static_cast<size_t>(first)].start) first = static_cast<int64_t>(n);
-        if (last < 0 || node.start + node.dur > g.nodes[static_cast<size_t>(last)].start + g.nodes[static_cast<size_t>(last)].dur)
-          last = static_cast<int64_t>(n);
+        if (!node.removed && node.kind == NodeType::kHostCall && node.process == range.process &&
+            node.step == static_cast<int32_t>(s) && ref_of[n].valid())
+          host.push_back(n);
       }
-      if (first < 0) continue;
-      const Node& f = g.nodes[static_cast<size_t>(first)];
-      const Node& l = g.nodes[static_cast<size_t>(last)];
-      const TimeNs rs = std::min(range.start + (r.start[static_cast<size_t>(first)] - f.start), r.start[static_cast<size_t>(first)]);
-      const TimeNs re = std::max(range.end + (r.end[static_cast<size_t>(last)] - (l.start + l.dur)), r.end[static_cast<size_t>(last)]);
-      b.add_slice(track_of_lane[f.lane], rs, std::max<TimeNs>(0, re - rs), b.intern(g.steps[s].name), b.add_cpu_op(CpuOpInfo{}));
+      const std::optional<StepAnchors> a = step_anchors(g, range, host);
+      if (!a) continue;
+      const ReplayedRange moved = replayed_range(g, r, range, *a);
+      const TimeNs rs = std::min(moved.start, r.start[a->first]);
+      const TimeNs re = std::max(moved.end, r.end[a->last]);
+      b.add_slice(track_of_lane[g.nodes[a->first].lane], rs, std::max<TimeNs>(0, re - rs), b.intern(g.steps[s].name),
+                  b.add_cpu_op(CpuOpInfo{}));
     }
   }
   const StringId dtype = b.intern("Byte");  // Kineto's 1-byte element: sizes survive a JSON round trip

@@ -11,6 +11,7 @@
 #include "sim/platform.h"
 #include "sim/whatif/machine.h"
 #include "sim/whatif/step_exposure.h"
+#include "sim/whatif/step_range.h"
 #include "sim/whatif/transforms.h"
 #include "trace/core/analysis/exposed_communication.h"
 
@@ -234,7 +235,7 @@ struct StepNodes {
 };
 
 // 6. Steps: per (step, process), the host range shifted by how far its first and last host calls
-// moved; the GPU span directly. Then the mean over steps of the slowest process.
+// moved (step_range.h: those of the range's thread); the GPU span directly. Then the mean over steps of the slowest process.
 void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResult& r, WhatIfSummary& sum) {
   std::map<std::pair<int32_t, uint32_t>, StepNodes> by_step;
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
@@ -273,20 +274,14 @@ void summarize_steps(const DepGraph& g, const DepGraph& traced, const ReplayResu
       auto it = by_step.find({static_cast<int32_t>(s), range.process});
       if (it == by_step.end()) continue;
       const StepNodes& sn = it->second;
-      const std::vector<uint32_t>& anchor = sn.host.empty() ? sn.gpu : sn.host;
-      if (anchor.empty()) continue;
-      uint32_t first = anchor[0], last = anchor[0];
-      for (uint32_t n : anchor) {
-        if (g.nodes[n].start < g.nodes[first].start) first = n;
-        if (g.nodes[n].start + g.nodes[n].dur > g.nodes[last].start + g.nodes[last].dur) last = n;
-      }
+      const std::optional<StepAnchors> anchors = step_anchors(g, range, sn.host.empty() ? sn.gpu : sn.host);
+      if (!anchors) continue;
       StepTimes st;
       st.step = g.steps[s].name;
       st.process = static_cast<int32_t>(range.process);
       st.rank = g.processes[range.process].rank;
       st.measured_ns = range.end - range.start;
-      const TimeNs rs = range.start + (r.start[first] - g.nodes[first].start);
-      const TimeNs re = range.end + (r.end[last] - (g.nodes[last].start + g.nodes[last].dur));
+      const auto [rs, re] = replayed_range(g, r, range, *anchors);
       st.replay_ns = std::max<TimeNs>(0, re - rs);
       st.exposed_ns = exposure.exposed(range.process, rs, re);
       st.measured_exposed_ns = measured_exposure.exposed(range.process % traced_processes, range.start, range.end);
@@ -361,7 +356,7 @@ void summarize_critical_path(const DepGraph& g, const ReplayResult& r, WhatIfSum
     it.name = g.names[node.name];
     it.rank = g.processes[node.process].rank;
     const Lane& lane = g.lanes[node.lane];
-    it.lane = (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
+    it.lane = !lane.name.empty() ? lane.name : (lane.kind == LaneKind::kStream ? "stream " : "thread ") + std::to_string(lane.id);
     it.kind = kind_name(node.kind);
     it.ns += s.end - s.start;
     ++it.count;

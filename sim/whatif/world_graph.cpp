@@ -22,10 +22,35 @@ int32_t position(const std::vector<int32_t>& ranks, int32_t r) {
 
 std::set<int32_t> rank_set(const std::vector<int32_t>& r) { return {r.begin(), r.end()}; }
 
+// The split of the world `gid` was made in: groups made one after another, each of the same size
+// and disjoint from the others ([0, 1], [2, 3], [4, 5], [6, 7] as every rank's new_group calls make
+// them), cut from the first group on (a group that is not such starts the next split). [first,
+// last] of ids.
+std::pair<int32_t, int32_t> split_of(int32_t gid, const RecordedWorld& w) {
+  int32_t first = 0;
+  std::set<int32_t> used;
+  for (int32_t i = 0; i < static_cast<int32_t>(w.groups.size()); ++i) {
+    const std::vector<int32_t>& r = w.groups[static_cast<size_t>(i)].ranks;
+    const bool joins = i > first && r.size() == w.groups[static_cast<size_t>(first)].ranks.size() &&
+                       std::none_of(r.begin(), r.end(), [&](int32_t x) { return used.count(x) > 0; });
+    if (!joins) {
+      if (i > gid) return {first, i - 1};
+      first = i;
+      used.clear();
+    }
+    used.insert(r.begin(), r.end());
+  }
+  return {first, static_cast<int32_t>(w.groups.size()) - 1};
+}
+
 // The group (its stand-in id) a copy of rank `from` running as rank `to` uses where `from` used
 // group `gid`; -1: none. Programs make several groups of the same ranks (the world group and a
 // new_group of every rank; one new_group per library call): the k-th group of a rank set maps to
-// the k-th group of the shifted set, so calls on different groups never share a rendezvous.
+// the k-th group of the shifted set, so calls on different groups never share a rendezvous. Where
+// the shifted set is no group (rank 1 of pairs [0, 1], [2, 3], ...: {1, 2}), the copy takes the
+// member of gid's own split that holds it — the k-th [0, 1] for the k-th [0, 1], not the first
+// (the first for all of them put rank 1's calls of every later [0, 1] in the first one's
+// rendezvous, twice, and left the later ones without it).
 int32_t map_group(int32_t gid, int32_t from, int32_t to, int32_t world, const RecordedWorld& w) {
   if (gid < 0 || static_cast<size_t>(gid) >= w.groups.size() || w.groups[static_cast<size_t>(gid)].ranks.empty()) return -1;
   const std::vector<int32_t>& group = w.groups[static_cast<size_t>(gid)].ranks;
@@ -39,6 +64,9 @@ int32_t map_group(int32_t gid, int32_t from, int32_t to, int32_t world, const Re
   for (size_t i = 0; i < w.groups.size(); ++i)
     if (rank_set(w.groups[i].ranks) == want) same.push_back(static_cast<int32_t>(i));
   if (!same.empty()) return same[std::min(k, same.size() - 1)];
+  const auto [first, last] = split_of(gid, w);
+  for (int32_t i = first; i <= last; ++i)
+    if (position(w.groups[static_cast<size_t>(i)].ranks, to) >= 0) return i;
   for (size_t i = 0; i < w.groups.size(); ++i)
     if (w.groups[i].ranks.size() == group.size() && position(w.groups[i].ranks, to) >= 0) return static_cast<int32_t>(i);
   return -1;
@@ -77,19 +105,19 @@ void expand_world(DepGraph& g, const Trace& t) {
     if (t.collectives[i].kernel.valid())
       ci_of_kernel[(uint64_t{t.collectives[i].kernel.track} << 32) | t.collectives[i].kernel.index] = i;
   std::vector<int32_t> ci_of_node(g.nodes.size(), -1);
-  std::vector<int32_t> gid_of_node(g.nodes.size(), -1);  // the stand-in group id (the stream's, standin_import.h)
+  std::vector<int32_t> gid_of_node(g.nodes.size(), -1);  // the stand-in group id (the stream's, track.h)
   for (uint32_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
     if (!node.source.valid() || !world_of.count(g.processes[node.process].trace_process)) continue;
     const Track& tr = t.tracks[node.source.track];
-    if (tr.key.kind != TrackKind::kGpuStream || tr.key.id < 1'000'000'000) continue;  // stand-in streams only
+    if (tr.key.kind != TrackKind::kGpuStream || tr.key.id < kStandInStreamBase) continue;  // stand-in streams only
     auto it = ci_of_kernel.find((uint64_t{node.source.track} << 32) | node.source.index);
     if (it == ci_of_kernel.end()) continue;
     ci_of_node[n] = static_cast<int32_t>(it->second);
     // the call's group: the stream's id when the group's ranks agree with the call's (a call
     // without a group record has none)
     const RecordedWorld& w = *world_of[g.processes[node.process].trace_process];
-    const int64_t gid = tr.key.id - 1'000'000'000;
+    const int64_t gid = tr.key.id - kStandInStreamBase;
     if (gid < static_cast<int64_t>(w.groups.size()) &&
         ranks_text(w.groups[static_cast<size_t>(gid)].ranks) == t.str(t.collectives[it->second].group_ranks))
       gid_of_node[n] = static_cast<int32_t>(gid);

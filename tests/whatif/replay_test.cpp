@@ -5,6 +5,7 @@
 #include "sim/whatif/critical_path.h"
 #include "sim/whatif/replay.h"
 #include "sim/whatif/step_exposure.h"
+#include "sim/whatif/step_range.h"
 #include "whatif/graph_fixture.h"
 
 using namespace parascope;
@@ -235,4 +236,46 @@ TEST_CASE("replay: a cycle never runs and is reported", "[whatif][replay]") {
   CHECK(r.end[a] < 0);
   REQUIRE(r.warnings.size() == 1);
   CHECK_THAT(r.warnings[0], Catch::StartsWith("2 operations never ran (first: a)"));
+}
+
+TEST_CASE("step range: anchored on the range's own thread, not a helper thread's call inside it", "[whatif][replay][steps]") {
+  // The main thread (id 1) holds the step range 10..60; a helper thread (id 2) makes one call at
+  // 15, before the main thread's first call of the step (at 20). At cpu_scale 2 the main thread
+  // drifts (its gaps double), the helper's lone call does not.
+  GraphFixture f(1);
+  const uint32_t main = f.thread(0, 1), helper = f.thread(0, 2);
+  f.node(main, NodeType::kHostCall, "p", 0, 1);
+  const uint32_t a = f.node(main, NodeType::kHostCall, "a", 20, 1);
+  const uint32_t b = f.node(main, NodeType::kHostCall, "b", 50, 1);
+  const uint32_t h = f.node(helper, NodeType::kHostCall, "h", 15, 1);
+  f.g.nodes[a].gap = 19'000;
+  f.g.nodes[b].gap = 29'000;
+  ReplayConfig cfg;
+  cfg.cpu_scale = 2;
+  const ReplayResult r = replay(f.g, {}, cfg);
+  // p 0..2; a after p's end and its doubled gap: 2 + 38 = 40..42; b: 42 + 58 = 100..102; h 15..17
+  CHECK(us(r.start[a]) == 40);
+  CHECK(us(r.end[b]) == 102);
+  CHECK(us(r.start[h]) == 15);
+  const std::vector<uint32_t> step = {h, a, b};
+  StepRange range{0, 10'000, 60'000, 1};
+  const auto own = step_anchors(f.g, range, step);
+  REQUIRE(own);
+  CHECK(own->first == a);
+  CHECK(own->last == b);
+  // a moved by +20, b's end by +51: 30..111 (81 us; the measured 50 plus the doubled host time)
+  const ReplayedRange moved = replayed_range(f.g, r, range, *own);
+  CHECK(us(moved.start) == 30);
+  CHECK(us(moved.end) == 111);
+  // a range of no one thread (an NVTX domain's, or merged from several) anchors on any call: the
+  // helper's call is then first and the range stretches by the whole drift, 10..111
+  range.thread = -1;
+  const auto any = step_anchors(f.g, range, step);
+  REQUIRE(any);
+  CHECK(any->first == h);
+  CHECK(us(replayed_range(f.g, r, range, *any).start) == 10);
+  // a thread with no call in the step falls back to every call
+  range.thread = 3;
+  CHECK(step_anchors(f.g, range, step)->first == h);
+  CHECK(!step_anchors(f.g, range, {}));
 }

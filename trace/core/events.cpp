@@ -158,6 +158,11 @@ std::string_view to_string(TrackKind k) {
   return "?";
 }
 
+std::string stream_label(const TrackKey& key) {
+  if (key.id >= kStandInStreamBase) return "stand-in collectives (group " + std::to_string(key.id - kStandInStreamBase) + ")";
+  return key.id < 0 ? std::string("stream (none)") : "stream " + std::to_string(key.id);
+}
+
 std::string_view to_string(CounterSource s) {
   switch (s) {
     case CounterSource::kMeasured: return "measured";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "trace/core/events.h"
@@ -26,6 +27,11 @@ enum class TrackKind : uint8_t {
 };
 std::string_view to_string(TrackKind k);
 
+// GPU stream ids from here on (a group id added) are a stand-in recording's communication streams
+// (record --world, trace/io/pstrace/standin_import.h): no CUDA stream, one per group and device,
+// far above CUPTI's stream ids.
+inline constexpr int64_t kStandInStreamBase = 1'000'000'000;
+
 // Identity of a track inside a trace. `id` means: thread id, stream id, SM id, link index, or a
 // counter's interned name, depending on kind.
 struct TrackKey {
@@ -35,6 +41,10 @@ struct TrackKey {
   int64_t id = 0;
   friend bool operator==(const TrackKey&, const TrackKey&) = default;
 };
+
+// A GPU stream track's short label for tables and replayed lanes: "stream 7", "stream (none)" for
+// work with no stream (synchronisations), "stand-in collectives (group 0)" for a stand-in stream.
+std::string stream_label(const TrackKey& key);
 
 struct SliceColumns {
   std::vector<TimeNs> start;

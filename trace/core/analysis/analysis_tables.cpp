@@ -49,7 +49,7 @@ DataTable overlap_table(const Trace& trace, const std::vector<DeviceOverlap>& ov
                duration_cell(o.totals.communication_ns), duration_cell(o.totals.overlap_ns),
                fraction_of(o.totals.overlap_ns, o.totals.communication_ns), duration_cell(exp)});
     for (const StreamOverlap& s : o.streams)
-      t.add_row({text_cell(device_text(trace, o.device)), text_cell("stream " + std::to_string(s.stream)),
+      t.add_row({text_cell(device_text(trace, o.device)), text_cell(stream_label(trace.tracks[s.track].key)),
                  duration_cell(s.compute_ns), duration_cell(s.communication_ns), duration_cell(s.comm_under_compute_ns),
                  fraction_of(s.comm_under_compute_ns, s.communication_ns),
                  duration_cell(s.communication_ns - s.comm_under_compute_ns)});

@@ -83,6 +83,7 @@ StandInImportReport import_standin(TraceBuilder& b, const standin::Records& reco
   };
 
   std::map<std::pair<uint32_t, int32_t>, uint32_t> comm_tracks;  // (device, group) -> track
+  std::map<uint32_t, std::set<int64_t>> called_on;                 // track -> CUPTI streams the calls came from
   std::unordered_map<int64_t, std::pair<EventRef, uint32_t>> kernel_of;  // op id -> (kernel, trace device)
   const StringId dtype_none = b.intern("none");
   std::vector<const standin::Op*> ops;
@@ -93,11 +94,10 @@ StandInImportReport import_standin(TraceBuilder& b, const standin::Records& reco
     const uint32_t dev = hooks.device(static_cast<uint32_t>(std::max(0, o.device)));
     const RecordedGroup* g = o.group >= 0 && static_cast<size_t>(o.group) < groups.size() ? &groups[static_cast<size_t>(o.group)] : nullptr;
     auto [ct, fresh] = comm_tracks.try_emplace({dev, o.group}, 0);
-    if (fresh) {
-      const std::string name = "stand-in group " + std::to_string(o.group) + (g ? " " + ranks_text(g->ranks) : std::string()) +
-                               " (communication, not measured)";
-      ct->second = b.track(TrackKey{TrackKind::kGpuStream, proc, static_cast<int32_t>(dev), kStandInStreamBase + std::max(0, o.group)}, name);
-    }
+    if (fresh)  // named below, once the streams its calls came from are known
+      ct->second = b.track(TrackKey{TrackKind::kGpuStream, proc, static_cast<int32_t>(dev), kStandInStreamBase + std::max(0, o.group)},
+                           "stand-in collectives");
+    if (o.stream_id >= 0) called_on[ct->second].insert(o.stream_id);
     const uint32_t thread = hooks.thread_track(o.tid);
     const EventRef call = b.add_slice(thread, o.t0, o.t1 - o.t0, b.intern("stand-in " + o.op), b.add_api_call(ApiInfo{}));
     TimeNs start = o.t1;
@@ -130,6 +130,21 @@ StandInImportReport import_standin(TraceBuilder& b, const standin::Records& reco
     b.add_collective(c);
     kernel_of[o.id] = {kernel, dev};
     ++rep.ops;
+  }
+
+  // "stand-in collectives, group 0 [0, 1], called on stream 7 (not measured)": what the row holds,
+  // the group, and the program's stream the calls were made on (NCCL would have run them on a
+  // stream of its own, waiting for that one)
+  for (const auto& [key, track] : comm_tracks) {
+    const int32_t gid = key.second;
+    const RecordedGroup* g = gid >= 0 && static_cast<size_t>(gid) < groups.size() ? &groups[static_cast<size_t>(gid)] : nullptr;
+    std::string name = "stand-in collectives, group " + std::to_string(gid) + (g ? " " + ranks_text(g->ranks) : std::string());
+    if (const auto it = called_on.find(track); it != called_on.end()) {
+      name += it->second.size() > 1 ? ", called on streams " : ", called on stream ";
+      bool first = true;
+      for (int64_t s : it->second) name += (first ? "" : ", ") + std::to_string(s), first = false;
+    }
+    b.set_track_name(track, name + " (not measured)");
   }
 
   std::set<std::tuple<int64_t, uint32_t, uint32_t>> linked;  // (op, target track, target index)

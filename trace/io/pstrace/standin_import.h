@@ -3,7 +3,9 @@
 //   - RecordedWorld (trace/core/recorded_world.h): rank, world size, every group created;
 //   - per collective or point-to-point call: its host call ("stand-in all_reduce", the call's own
 //     time) on the calling thread, and a zero-length communication kernel on its group's
-//     stand-in stream (one per group and device, as NCCL has one stream per communicator) with a
+//     stand-in stream (one per group and device, as NCCL has one stream per communicator; ids from
+//     kStandInStreamBase, track.h; named "stand-in collectives, group G [ranks], called on
+//     stream S (not measured)", S the streams the program issued the calls on) with a
 //     CollectiveInfo (op, dtype, elements, group, group rank, per-group sequence), placed where an
 //     infinitely fast network would have run it: after the call and after the last operation
 //     launched on the calling stream before the call;
@@ -22,9 +24,6 @@
 #include "trace/io/collector/standin_records.h"
 
 namespace parascope {
-
-// Stand-in streams are numbered from here (group id added), far above CUPTI's stream ids.
-inline constexpr int64_t kStandInStreamBase = 1'000'000'000;
 
 struct StandInImportHooks {
   std::function<uint32_t()> process;
