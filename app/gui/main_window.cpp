@@ -37,6 +37,7 @@
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
 #include "gui/name_delegate.h"
+#include "gui/open_dialogs.h"
 #include "gui/overlap_view.h"
 #include "gui/pkb_suite_view.h"
 #include "gui/report_export.h"
@@ -408,21 +409,9 @@ void MainWindow::open_inputs(const QStringList& inputs) {
   loader_->load(inputs);
 }
 
-void MainWindow::open_dialog() {
-  QSettings settings;
-  const QStringList files = QFileDialog::getOpenFileNames(
-      this, tr("Open trace"), settings.value("main/last_dir").toString(),
-      tr("Traces (*.json *.json.gz *.pstrace *.sqlite);;All files (*)"));
-  if (files.isEmpty()) return;
-  settings.setValue("main/last_dir", QFileInfo(files.front()).absolutePath());
-  open_inputs(files);
-}
+void MainWindow::open_dialog() { open_inputs(ask_trace_files(this, tr("Open trace"))); }
 
-void MainWindow::open_directory_dialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a directory of per-rank traces"),
-                                                        QSettings().value("main/last_dir").toString());
-  if (!dir.isEmpty()) open_inputs({dir});
-}
+void MainWindow::open_directory_dialog() { open_inputs(ask_trace_folder(this, tr("Open a directory of per-rank traces"))); }
 
 void MainWindow::export_png() {
   if (!trace_) return;
