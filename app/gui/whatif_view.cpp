@@ -120,6 +120,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   // right: results
   tabs_ = new QTabWidget(this);
   predicted_ = new TimelineView(tabs_);
+  predicted_->setMinimumHeight(80);  // a timeline's own 200 px kept the bottom docks at 270 px (issue 18 item 9)
   tabs_->addTab(predicted_, tr("Predicted timeline"));
   auto make_table = [this](DataTableModel*& model, QWidget* host) {
     model = new DataTableModel(this);
@@ -133,7 +134,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(cmp, tr("Predicted vs measured"));
   auto* sw = new QSplitter(Qt::Horizontal, tabs_);
   chart_ = render::make_chart_view(sw);
-  chart_->widget()->setMinimumHeight(160);
+  chart_->widget()->setMinimumHeight(90);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   models::ChartSpec empty;
   empty.empty_text = tr("Run a sweep to see the step time against a knob").toStdString();
   chart_->set_spec(empty);
