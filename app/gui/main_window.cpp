@@ -626,7 +626,7 @@ void MainWindow::show_selection(EventRef ref) {
     const Track& tr = trace_->tracks[ref.track];
     if (const SliceNote* n = notes_.note_for(ref))
       html += "<h4>Note</h4><p>" + n->text.toHtmlEscaped().replace("\n", "<br>") + "</p>";
-    const bool gpu = tr.key.device >= 0 && tr.key.kind != TrackKind::kSmLane;
+    const bool gpu = tr.key.device >= 0;  // a GPU op, or an SM-lane span (the overlap in its window)
     if (gpu && tr.slices.dur[ref.index] > 0) {
       const Interval w{tr.slices.start[ref.index], tr.slices.start[ref.index] + tr.slices.dur[ref.index]};
       const auto dev = static_cast<uint32_t>(tr.key.device);

@@ -52,7 +52,7 @@ void paint_overlap_chart(QPainter& p, const QRectF& r, const OverlapChartData& d
   const QColor idle(0xe8, 0xe8, 0xe4);
 
   // per SM: stacked shares of the window
-  const double bottom_part = d.bars.empty() ? 2 * line : line * (1.5 + 1.6 * static_cast<double>(d.bars.size()));
+  const double bottom_part = (d.bars.empty() ? 2 * line : line * (1.5 + 1.6 * static_cast<double>(d.bars.size()))) + (d.spans_only ? line + 2 : 0);
   if (!d.sms.empty()) {
     p.setPen(QColor(0x30, 0x30, 0x30));
     p.drawText(QPointF(r.left() + 6, y + fm.ascent()),
