@@ -173,10 +173,12 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
       REQUIRE(start >= last);
       last = start;
       seen.push_back(r);
+      CHECK(find->status() == QString("%1 of 6").arg(seen.size()));  // which match is shown (issue 18 item 10)
     }
     REQUIRE(seen.size() == 6);  // 3 all-reduces per rank
     REQUIRE(find->status().startsWith("6 matches"));
     REQUIRE(find->find_previous() == seen[4]);
+    CHECK(find->status() == "5 of 6");
     find->set_pattern("^ncclDevKernel_SendRecv", MatchMode::kRegex);
     view->select({});
     REQUIRE(find->find_next().valid());
