@@ -207,6 +207,13 @@ void WhatIfView::build_form() {
   form_->setColumnStretch(1, 1);
 }
 
+void WhatIfView::set_default_text(const std::string& knob, const QString& text) {
+  const auto it = editors_.find(knob);
+  if (it == editors_.end()) return;
+  if (auto* e = qobject_cast<QLineEdit*>(it->second)) e->setPlaceholderText(tr("default %1").arg(text));
+  else if (auto* c = qobject_cast<QComboBox*>(it->second)) c->setItemText(0, tr("default (%1)").arg(text));
+}
+
 void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   cancel();
   jobs_.drop();  // results of work on the previous trace are dropped
@@ -226,7 +233,10 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   run_->setEnabled(false);
   sweep_->setEnabled(false);
   trace_values_.clear();
-  for (const sim::KnobSpec& k : sim::knob_registry().all()) trace_labels_[k.name]->setText(field_range(k));
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) {
+    trace_labels_[k.name]->setText(field_range(k));
+    set_default_text(k.name, qstr(sim::knob_registry().format(k, k.default_value)));
+  }
   machine_->clear();
   if (!trace_) {
     status_->setText(tr("No trace loaded"));
@@ -272,6 +282,8 @@ void WhatIfView::prepare() {
             const QString range = spec ? field_range(*spec) : QString();
             trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
             trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
+            // left empty, a knob keeps the trace's value (a 2-GPU trace replays on 2, not the registry's 8)
+            set_default_text(k, tr("as the trace: %1").arg(qstr(v)));
           }
           const auto& g = *prepared_->graph;
           machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));
