@@ -88,6 +88,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   mismatch_->hide();
 
   timeline_b_ = new TimelineView(this);
+  timeline_b_->set_empty_text(tr("B's timeline: Compare With… another run (its files or folder), or Open in Diff from the What-if dock"));
   timeline_b_->setMinimumHeight(60);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   tabs_ = new QTabWidget(this);
   const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams", "Links"};

@@ -34,6 +34,7 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {
   setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setMinimumSize(400, 200);
+  empty_text_ = tr("Open a trace: File → Open, drag and drop, or `parascope FILE...`");
   // the keys are actions, so Help → Keyboard Shortcuts lists them; they act while the timeline has focus
   auto key = [this](const QString& text, QKeySequence keys, auto&& f) {
     auto* a = new QAction(text, this);
@@ -69,6 +70,11 @@ double TimelineView::key_anchor() const {
 }
 
 TimelineView::~TimelineView() = default;
+
+void TimelineView::set_empty_text(const QString& text) {
+  empty_text_ = text;
+  viewport()->update();
+}
 
 void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index) {
   painter_.reset();
@@ -273,7 +279,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   if (!painter_) {
     p.fillRect(viewport()->rect(), QColor(0xfb, 0xfb, 0xf9));
     p.setPen(QColor(0x60, 0x60, 0x60));
-    p.drawText(viewport()->rect(), Qt::AlignCenter, tr("Open a trace: File → Open, drag and drop, or `parascope FILE...`"));
+    p.drawText(viewport()->rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
     return;
   }
   mapping_.set(mapping_.start(), mapping_.end(), data_width());

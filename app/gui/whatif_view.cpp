@@ -120,6 +120,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   // right: results
   tabs_ = new QTabWidget(this);
   predicted_ = new TimelineView(tabs_);
+  predicted_->set_empty_text(tr("The predicted timeline: set knobs on the left and Run"));
   predicted_->setMinimumHeight(80);  // a timeline's own 200 px kept the bottom docks at 270 px (issue 18 item 9)
   tabs_->addTab(predicted_, tr("Predicted timeline"));
   auto make_table = [this](DataTableModel*& model, QWidget* host) {

@@ -132,6 +132,9 @@ TEST_CASE("The diff dock compares two multi-rank runs as `parascope-cli diff A B
   w.open_inputs({test::qpath(copy.path())});
   REQUIRE(loaded.wait(30000));
   gui::DiffView* v = w.diff();
+  // before B: B's empty timeline says how to fill it, not 'Open a trace' with A open (issue 18 item 10)
+  CHECK(v->timeline_b()->empty_text().startsWith("B's timeline: Compare With"));
+  CHECK(w.timeline()->empty_text().startsWith("Open a trace"));
   const char* ids[gui::DiffView::kTableCount] = {"diff_steps", "diff_kernels", "diff_collectives", "diff_tracks", "diff_links"};
   auto same_as_cli = [&] {
     for (int i = 0; i < gui::DiffView::kTableCount; ++i) {

@@ -60,6 +60,7 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
   // the form: what the trace has (trace_knobs_test), the machine the preset matching its H200s
   CHECK(v->trace_value("channels") == "24");
   CHECK(v->trace_value("gpus") == "2");
+  CHECK(v->predicted_timeline()->empty_text() == "The predicted timeline: set knobs on the left and Run");
   // an empty knob keeps the trace's value: 'default 8' (the registry's) on this 2-GPU trace misled (issue 18 item 10)
   REQUIRE(qobject_cast<QLineEdit*>(v->knob_editor("gpus")));
   CHECK(qobject_cast<QLineEdit*>(v->knob_editor("gpus"))->placeholderText() == "default as the trace: 2");
