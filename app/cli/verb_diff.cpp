@@ -121,6 +121,7 @@ int run_diff(const VerbArgs& argv) {
                                        {"steps_b", JsonValue::string(d.steps_b)},
                                        {"paired_by", JsonValue::string(d.paired_by)},
                                        {"ranks_paired", JsonValue::string(d.ranks_paired)},
+                                       {"rank_mismatch", JsonValue::string(d.rank_mismatch)},
                                        {"unpaired_a", JsonValue::number(d.unpaired_a)},
                                        {"unpaired_b", JsonValue::number(d.unpaired_b)},
                                        {"before_first_step_a", JsonValue::number(d.before_a)},
@@ -138,6 +139,7 @@ int run_diff(const VerbArgs& argv) {
   if (d.unpaired_a || d.unpaired_b) std::printf(" (%lld of A and %lld of B without a partner)", static_cast<long long>(d.unpaired_a),
                                                static_cast<long long>(d.unpaired_b));
   if (!d.ranks_paired.empty()) std::printf("\nranks paired %s", d.ranks_paired.c_str());
+  if (!d.rank_mismatch.empty()) std::printf("\nthe rank counts differ: %s", d.rank_mismatch.c_str());
   if (d.before_a || d.before_b)
     std::printf("\nGPU ops launched before the trace began (A %lld, B %lld): the row 'before the first step', in no step's totals",
                 static_cast<long long>(d.before_a), static_cast<long long>(d.before_b));

@@ -114,6 +114,7 @@ int run_window(const VerbArgs& argv) {
                                    {"communication_ns", num(o.communication_ns)},
                                    {"hidden_ns", num(o.overlap_ns)},
                                    {"exposed_ns", num(o.communication_ns - o.overlap_ns)},
+                                   {"spans_only", JsonValue::boolean(r.spans_only)},
                                    {"streams", std::move(streams)},
                                    {"sm_lanes", std::move(sms)}}));
     }
@@ -160,6 +161,8 @@ int run_window(const VerbArgs& argv) {
     std::printf("\nrank %d GPU %d: communication %s, hidden under compute %s, exposed %s\n",
                 t.processes[dev.process].rank, dev.ordinal, format_duration(o.communication_ns).c_str(),
                 format_duration(o.overlap_ns).c_str(), format_duration(o.communication_ns - o.overlap_ns).c_str());
+    if (r.spans_only)
+      std::printf("  (no kernel records here: the GPU's SM-lane spans alone; compute on SMs without probes is not seen, so exposed is at most this)\n");
     TextTable streams({{"stream"}, {"communication"}, {"hidden"}, {"exposed"}, {"compute"}});
     for (const auto& s : r.overlap.streams)
       streams.add({std::to_string(s.stream), format_duration(s.communication_ns), format_duration(s.comm_under_compute_ns),

@@ -1,13 +1,12 @@
 #include "gui/diff_view.h"
 
 #include <QApplication>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -19,9 +18,9 @@
 #include <regex>
 
 #include "gui/data_table_model.h"
+#include "gui/open_dialogs.h"
 #include "gui/timeline_view.h"
 #include "models/timeline_index.h"
-#include "trace/io/load_trace.h"
 
 namespace parascope::gui {
 
@@ -46,8 +45,27 @@ std::map<int32_t, render::TrackMark> diff_track_marks(const TraceDiff& d, bool s
 
 DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   open_ = new QPushButton(tr("Compare With…"), this);
-  open_->setToolTip(tr("Open a second trace (B): another run, or a predicted trace from `parascope-cli whatif -o`"));
-  connect(open_, &QPushButton::clicked, this, &DiffView::open_dialog);
+  open_->setToolTip(tr("Open a second trace (B), as File → Open: another run's files or its folder of per-rank files, "
+                       "or a predicted trace from `parascope-cli whatif -o`"));
+  auto* pick = new QMenu(open_);
+  pick->addAction(tr("Trace Files…"), this, [this] { open_b(ask_trace_files(this, tr("Compare with: B's trace files (every rank's)"))); });
+  pick->addAction(tr("Folder of Per-Rank Files…"), this, [this] { open_b(ask_trace_folder(this, tr("Compare with: B's folder of per-rank traces"))); });
+  open_->setMenu(pick);
+  loader_ = new TraceLoader(this);
+  connect(loader_, &TraceLoader::progress, this, [this](int, QString, double f) {
+    if (loading_) status_->setText(tr("loading B (%1): %2 %").arg(loading_label_).arg(static_cast<int>(f * 100)));
+  });
+  connect(loader_, &TraceLoader::loaded, this, [this](int, LoadedTrace t, QStringList) {
+    if (!loading_) return;  // A changed meanwhile
+    loading_ = false;
+    diff_with(t.trace, t.index, loading_label_);
+  });
+  connect(loader_, &TraceLoader::failed, this, [this](int, QString message, QStringList) {
+    if (!loading_) return;
+    loading_ = false;
+    status_->setText(tr("Could not read B: %1").arg(message));
+  });
+  connect(loader_, &TraceLoader::cancelled, this, [this](int) { loading_ = false; });
   status_ = new QLabel(tr("Open a second trace to compare with the loaded one"), this);
   status_->setStyleSheet("color: #666");
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -62,9 +80,16 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   top->addWidget(open_);
   top->addWidget(step_);
   top->addWidget(status_, 1);
+  mismatch_ = new QLabel(this);
+  mismatch_->setObjectName("diff_rank_mismatch");
+  mismatch_->setWordWrap(true);
+  mismatch_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mismatch_->setStyleSheet("color: #a04000; font-weight: bold; padding: 2px 4px");
+  mismatch_->hide();
 
   timeline_b_ = new TimelineView(this);
-  timeline_b_->setMinimumHeight(120);
+  timeline_b_->set_empty_text(tr("B's timeline: Compare With… another run (its files or folder), or Open in Diff from the What-if dock"));
+  timeline_b_->setMinimumHeight(60);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   tabs_ = new QTabWidget(this);
   const char* names[kTableCount] = {"Steps", "Kernels", "Collectives", "Streams", "Links"};
   for (int i = 0; i < kTableCount; ++i) {
@@ -86,6 +111,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
   v->addLayout(top);
+  v->addWidget(mismatch_);
   v->addWidget(split, 1);
 }
 
@@ -96,59 +122,46 @@ void DiffView::set_trace(std::shared_ptr<const Trace> a) {
   b_.reset();
   b_index_.reset();
   offset_ = 0;
+  loader_->cancel();
+  loading_ = false;
+  mismatch_->clear();
+  mismatch_->hide();
   timeline_b_->set_trace(nullptr);
   for (DataTableModel* m : models_) m->set_table({});
   status_->setText(tr("Open a second trace to compare with the loaded one"));
 }
 
-void DiffView::open_dialog() {
-  const QString f = QFileDialog::getOpenFileName(this, tr("Compare With"), QString(),
-                                                 tr("Traces (*.json *.json.gz *.pstrace *.sqlite *.nsys-rep);;All files (*)"));
-  if (!f.isEmpty()) open_b({f});
-}
-
 void DiffView::open_b(const QStringList& inputs) {
   if (!a_ || inputs.isEmpty()) return;
-  std::vector<std::string> files;
-  for (const QString& s : inputs) files.push_back(s.toStdString());
-  const QString label = QFileInfo(inputs.front()).fileName();
-  auto a = a_;
-  DiffOptions o;
-  o.step_pattern = step_->text().toStdString();
-  start([a, files, label, o] {
-    Result r;
-    r.label = label;
-    try {
-      r.b = std::make_shared<const Trace>(load_trace(files));
-      r.index = std::make_shared<const models::TimelineIndex>(*r.b);
-      r.diff = diff_traces(*a, *r.b, o);
-    } catch (const std::regex_error&) {
-      r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
-      return r;
-    } catch (const std::exception& e) {
-      r.error = QString::fromUtf8(e.what());
-      return r;
-    }
-    r.tables[kLinks] = diff_links_table(*a, *r.b, r.diff);
-    return r;
-  });
+  jobs_.drop();
+  loading_ = true;
+  loading_label_ = inputs_label(inputs);
+  status_->setText(tr("loading B (%1)…").arg(loading_label_));
+  loader_->load(inputs);
 }
 
 void DiffView::set_b(std::shared_ptr<const Trace> b, const QString& label) {
+  if (!b) return;
+  diff_with(b, b == b_ ? b_index_ : nullptr, label);
+}
+
+void DiffView::diff_with(std::shared_ptr<const Trace> b, std::shared_ptr<const models::TimelineIndex> index, const QString& label) {
   if (!a_ || !b) return;
   auto a = a_;
-  auto index = b == b_ ? b_index_ : nullptr;
   DiffOptions o;
   o.step_pattern = step_->text().toStdString();
   start([a, b, label, index, o] {
     Result r;
     r.label = label;
     r.b = b;
-    r.index = index ? index : std::make_shared<const models::TimelineIndex>(*b);
     try {
+      r.index = index ? index : std::make_shared<const models::TimelineIndex>(*b);
       r.diff = diff_traces(*a, *b, o);
     } catch (const std::regex_error&) {
       r.error = tr("'%1' is not a valid regular expression").arg(QString::fromStdString(o.step_pattern));
+      return r;
+    } catch (const std::exception& e) {
+      r.error = tr("Could not compare: %1").arg(QString::fromUtf8(e.what()));
       return r;
     }
     r.tables[kLinks] = diff_links_table(*a, *b, r.diff);
@@ -162,7 +175,7 @@ void DiffView::start(std::function<Result()> work) {
       std::move(work),
       [this](Result r) {
         if (!r.error.isEmpty()) {
-          status_->setText(r.b ? r.error : tr("Could not read B: %1").arg(r.error));
+          status_->setText(r.error);
         } else {
           b_ = r.b;
           b_index_ = r.index;
@@ -176,6 +189,8 @@ void DiffView::start(std::function<Result()> work) {
             tables_[i]->resizeColumnsToContents();
             tables_[i]->setColumnWidth(0, std::min(tables_[i]->columnWidth(0), 360));
           }
+          mismatch_->setText(diff_.rank_mismatch.empty() ? QString() : tr("⚠ The rank counts differ: %1").arg(QString::fromStdString(diff_.rank_mismatch)));
+          mismatch_->setVisible(!diff_.rank_mismatch.empty());
           timeline_b_->set_trace(b_, r.index);
           timeline_b_->set_track_marks(diff_track_marks(diff_, true));
           status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
@@ -192,6 +207,8 @@ void DiffView::start(std::function<Result()> work) {
 }
 
 QString DiffView::status() const { return status_->text(); }
+
+QString DiffView::rank_warning() const { return mismatch_->text(); }
 
 void DiffView::set_step_pattern(const QString& pattern) {
   if (step_->text() != pattern) step_->setText(pattern);

@@ -3,7 +3,9 @@
 // main timeline shifted by the step offset, its GPU streams marked where their kernel time changed,
 // and the steps, kernels, collectives, streams and links tables `parascope-cli diff A B` prints. Selecting
 // a step row shows that step in both timelines; a kernel or collective row selects its first
-// instance. Loading B and diffing run on a worker thread.
+// instance. B is picked and loaded as File → Open does (files or a folder, open_dialogs.h,
+// TraceLoader), then diffed on a worker thread; when A and B differ in their ranks the dock says
+// so above the tables (TraceDiff::rank_mismatch).
 #pragma once
 
 #include <QWidget>
@@ -11,6 +13,7 @@
 #include <memory>
 
 #include "gui/job_tracker.h"
+#include "gui/trace_loader.h"
 #include "render/timeline_painter.h"
 #include "trace/core/analysis/trace_diff.h"
 
@@ -40,7 +43,7 @@ class DiffView : public QWidget {
   enum Table { kSteps = 0, kKernels, kCollectives, kStreams, kLinks, kTableCount };
   explicit DiffView(QWidget* parent = nullptr);
   void set_trace(std::shared_ptr<const Trace> a);
-  // Loads B (a file or a directory of per-rank files) on a worker thread, then diffs.
+  // Loads B (a file, several per-rank files, or a directory of them) as File → Open does, then diffs.
   void open_b(const QStringList& inputs);
   // B already in memory (a what-if prediction); `label` names it.
   void set_b(std::shared_ptr<const Trace> b, const QString& label);
@@ -60,7 +63,9 @@ class DiffView : public QWidget {
   TimelineView* timeline_b() const { return timeline_b_; }
   TimeNs offset() const { return offset_; }
   QString status() const;
-  bool busy() const { return jobs_.busy(); }
+  // The rank-count statement shown above the tables; empty when A and B have as many ranks.
+  QString rank_warning() const;
+  bool busy() const { return loading_ || jobs_.busy(); }
   void wait();
 
  signals:
@@ -77,7 +82,7 @@ class DiffView : public QWidget {
     QString label, error;
   };
   void start(std::function<Result()> work);
-  void open_dialog();
+  void diff_with(std::shared_ptr<const Trace> b, std::shared_ptr<const models::TimelineIndex> index, const QString& label);
 
   std::shared_ptr<const Trace> a_, b_;
   std::shared_ptr<const models::TimelineIndex> b_index_;
@@ -86,6 +91,10 @@ class DiffView : public QWidget {
   TraceDiff diff_;
   TimeNs offset_ = 0;
   QLabel* status_ = nullptr;
+  QLabel* mismatch_ = nullptr;
+  TraceLoader* loader_ = nullptr;
+  bool loading_ = false;
+  QString loading_label_;
   QPushButton* open_ = nullptr;
   TimelineView* timeline_b_ = nullptr;
   QTabWidget* tabs_ = nullptr;

@@ -86,7 +86,7 @@ void FindBar::report(EventRef r, bool forward) {
     status_->setText(tr("%1 matches · no more %2").arg(search_->count()).arg(forward ? tr("after this") : tr("before this")));
     return;
   }
-  status_->setText(tr("%1 matches").arg(search_->count()));
+  status_->setText(tr("%1 of %2").arg(search_->position(r)).arg(search_->count()));
   emit found(r);
 }
 

@@ -38,7 +38,7 @@ LinkView::LinkView(QWidget* parent) : QWidget(parent) {
   top->addWidget(status_, 1);
 
   chart_ = render::make_chart_view(this);
-  chart_->widget()->setMinimumHeight(160);
+  chart_->widget()->setMinimumHeight(90);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   chart_->on_click = [this](const render::ChartHit& h) {
     if (!trace_) return;
     emit time_clicked(trace_span_.start + static_cast<qint64>(std::llround(h.value.x * 1e6)));

@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QPointer>
 #include <QSaveFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -34,9 +35,11 @@
 #include <QVBoxLayout>
 
 #include "gui/find_bar.h"
+#include "gui/help_dialogs.h"
 #include "gui/kernel_stats_model.h"
 #include "gui/link_view.h"
 #include "gui/name_delegate.h"
+#include "gui/open_dialogs.h"
 #include "gui/overlap_view.h"
 #include "gui/pkb_suite_view.h"
 #include "gui/report_export.h"
@@ -62,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
   timeline_ = new TimelineView(this);
+  timeline_->setProperty(kShortcutScopeProperty, tr("Timeline (when it has focus)"));
   setCentralWidget(timeline_);
 
   auto* find_tb = new QToolBar(tr("Find"), this);
@@ -139,16 +143,51 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   QSettings settings;
   restoreGeometry(settings.value("main/geometry").toByteArray());
   restoreState(settings.value("main/state").toByteArray());
-  if (!settings.contains("main/state")) {  // first start: the timeline gets most of the window
+  if (!settings.contains("main/state")) {  // first start: the layout is sized once the window is (showEvent)
     resize(1500, 900);
-    QList<QDockWidget*> bottom, right;
-    for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
-    resizeDocks(bottom, QList<int>(bottom.size(), 300), Qt::Vertical);
-    resizeDocks(right, QList<int>(right.size(), 430), Qt::Horizontal);
+    first_layout_ = true;
   }
   timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
   timeline_->set_relative_time(settings.value("view/relative_time", true).toBool());
   timeline_->set_show_flows(settings.value("view/show_flows", true).toBool());
+}
+
+void MainWindow::apply_first_layout() {
+  // the timeline gets most of the height (the bottom tabs 30 %, at least their smallest), the side
+  // tabs (Details first) 30 % of the width
+  QList<QDockWidget*> bottom, right;
+  for (QDockWidget* d : findChildren<QDockWidget*>()) (dockWidgetArea(d) == Qt::BottomDockWidgetArea ? bottom : right).push_back(d);
+  const int h = centralWidget()->height() + (bottom.isEmpty() ? 0 : bottom.front()->height());
+  resizeDocks(bottom, QList<int>(bottom.size(), std::max(160, h * 3 / 10)), Qt::Vertical);
+  resizeDocks(right, QList<int>(right.size(), std::clamp(width() * 3 / 10, 300, 480)), Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (first_layout_) {
+    first_layout_ = false;
+    apply_first_layout();
+  }
+}
+
+void MainWindow::set_docks_shown(Qt::DockWidgetArea area, bool on) {
+  Folded& f = area == Qt::BottomDockWidgetArea ? folded_bottom_ : folded_side_;
+  if (!on) {
+    // the open docks (a tab behind another is open, not visible), and which tabs were in front
+    f = {};
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+      if (dockWidgetArea(d) == area && !d->isFloating() && d->toggleViewAction()->isChecked()) {
+        f.open.push_back(d);
+        if (d->isVisible()) f.front.push_back(d);
+      }
+    for (QDockWidget* d : f.open) d->hide();
+    return;
+  }
+  for (QDockWidget* d : f.open)
+    if (d) d->show();
+  for (QDockWidget* d : f.front)
+    if (d) d->raise();
+  f = {};
 }
 
 MainWindow::~MainWindow() {
@@ -170,6 +209,9 @@ void MainWindow::build_docks() {
   overlap_ = new OverlapView(overlap_dock);
   overlap_dock->setWidget(overlap_);
   addDockWidget(Qt::RightDockWidgetArea, overlap_dock);
+  // one tab group beside the timeline: Details gets the column's height for its fields (under it,
+  // Overlap's 200 px left Details 3-4 lines at 720 px); its "overlap" link raises the Overlap tab
+  tabifyDockWidget(details_dock, overlap_dock);
 
   auto* topology_dock = new QDockWidget(tr("Topology"), this);
   topology_dock->setObjectName("topology_dock");
@@ -177,7 +219,7 @@ void MainWindow::build_docks() {
   topology_dock->setWidget(topology_);
   addDockWidget(Qt::RightDockWidgetArea, topology_dock);
   tabifyDockWidget(overlap_dock, topology_dock);
-  overlap_dock->raise();
+  details_dock->raise();
 
   auto* links_dock = new QDockWidget(tr("Links"), this);
   links_dock->setObjectName("links_dock");
@@ -360,10 +402,28 @@ void MainWindow::build_menus() {
     timeline_->apply_layout_options(o);
   });
   view->addSeparator();
+  QAction* side = view->addAction(tr("Show &Side Docks"));
+  side->setCheckable(true);
+  side->setChecked(true);
+  side->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  side->setToolTip(tr("Fold Details, Overlap and Topology away to give the timeline the width, and back"));
+  connect(side, &QAction::toggled, this, [this](bool on) { set_docks_shown(Qt::RightDockWidgetArea, on); });
+  QAction* bottom = view->addAction(tr("Show &Bottom Docks"));
+  bottom->setCheckable(true);
+  bottom->setChecked(true);
+  bottom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+  bottom->setToolTip(tr("Fold the bottom tabs (statistics, links, diff, what-if...) away to give the timeline the height, and back"));
+  connect(bottom, &QAction::toggled, this, [this](bool on) { set_docks_shown(Qt::BottomDockWidgetArea, on); });
+  view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
   bookmarks_menu_ = menuBar()->addMenu(tr("&Bookmarks"));
   rebuild_bookmarks_menu();
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard Shortcuts…"), QKeySequence::HelpContents, this,
+                  [this] { show_help_dialog(this, "shortcuts_dialog", tr("Keyboard shortcuts"), shortcuts_html(*this)); });
+  help->addAction(tr("&Legend…"), this, [this] { show_help_dialog(this, "legend_dialog", tr("Legend"), legend_html()); });
 }
 
 void MainWindow::rebuild_bookmarks_menu() {
@@ -408,21 +468,9 @@ void MainWindow::open_inputs(const QStringList& inputs) {
   loader_->load(inputs);
 }
 
-void MainWindow::open_dialog() {
-  QSettings settings;
-  const QStringList files = QFileDialog::getOpenFileNames(
-      this, tr("Open trace"), settings.value("main/last_dir").toString(),
-      tr("Traces (*.json *.json.gz *.pstrace *.sqlite);;All files (*)"));
-  if (files.isEmpty()) return;
-  settings.setValue("main/last_dir", QFileInfo(files.front()).absolutePath());
-  open_inputs(files);
-}
+void MainWindow::open_dialog() { open_inputs(ask_trace_files(this, tr("Open trace"))); }
 
-void MainWindow::open_directory_dialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a directory of per-rank traces"),
-                                                        QSettings().value("main/last_dir").toString());
-  if (!dir.isEmpty()) open_inputs({dir});
-}
+void MainWindow::open_directory_dialog() { open_inputs(ask_trace_folder(this, tr("Open a directory of per-rank traces"))); }
 
 void MainWindow::export_png() {
   if (!trace_) return;
@@ -578,7 +626,7 @@ void MainWindow::show_selection(EventRef ref) {
     const Track& tr = trace_->tracks[ref.track];
     if (const SliceNote* n = notes_.note_for(ref))
       html += "<h4>Note</h4><p>" + n->text.toHtmlEscaped().replace("\n", "<br>") + "</p>";
-    const bool gpu = tr.key.device >= 0 && tr.key.kind != TrackKind::kSmLane;
+    const bool gpu = tr.key.device >= 0;  // a GPU op, or an SM-lane span (the overlap in its window)
     if (gpu && tr.slices.dur[ref.index] > 0) {
       const Interval w{tr.slices.start[ref.index], tr.slices.start[ref.index] + tr.slices.dur[ref.index]};
       const auto dev = static_cast<uint32_t>(tr.key.device);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QTimer>
 #include <memory>
 
@@ -15,6 +16,7 @@
 #include "gui/trace_notes.h"
 
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -98,11 +100,15 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
 
  private:
   void build_menus();
+  void apply_first_layout();
+  // View → Show Side/Bottom Docks: hides the area's docks and brings the same ones back
+  void set_docks_shown(Qt::DockWidgetArea area, bool on);
   void build_docks();
   void open_dialog();
   void open_directory_dialog();
@@ -149,6 +155,11 @@ class MainWindow : public QMainWindow {
   QString view_key_;  // the trace's track tree state in the settings (TraceNotes::view_key)
   QTimer notes_timer_;
   bool interactive_ = true;
+  bool first_layout_ = false;  // no saved layout: size the docks when first shown
+  struct Folded {
+    QList<QPointer<QDockWidget>> open, front;
+  };
+  Folded folded_side_, folded_bottom_;
   bool applying_notes_ = false;
   QString last_error_;
   JobTracker range_jobs_;  // the range summary; last: waited for before the members above go

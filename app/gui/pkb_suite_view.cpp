@@ -47,6 +47,9 @@ PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
   lv->setContentsMargins(0, 0, 0, 0);
   lv->addWidget(task_status_);
   lv->addWidget(tabs_, 1);
+  // two tables in a splitter added up to 240 px, more than a bottom dock at 720 px can have
+  suite_table_->setMinimumHeight(60);
+  for (int i = 0; i < tabs_->count(); ++i) tabs_->widget(i)->setMinimumHeight(50);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(suite_table_);
   split->addWidget(lower);

@@ -21,7 +21,7 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
   status_->setStyleSheet("color: #666");
   status_->setContentsMargins(4, 2, 4, 2);
   chart_ = render::make_chart_view(this);
-  chart_->widget()->setMinimumHeight(180);
+  chart_->widget()->setMinimumHeight(90);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   chart_->on_click = [this](const render::ChartHit& h) {
     if (h.series < 0 || static_cast<size_t>(h.series) >= point_of_series_.size()) return;
     const int p = point_of_series_[static_cast<size_t>(h.series)];

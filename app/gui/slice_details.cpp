@@ -9,6 +9,8 @@ QString esc(std::string_view s) { return qstr(s).toHtmlEscaped(); }
 QString row(const QString& k, const QString& v) { return "<tr><td><b>" + k + "</b></td><td>" + v + "</td></tr>"; }
 QString num(uint64_t v) { return QString::number(v); }
 QString dur(TimeNs ns) { return esc(format_duration(ns)); }
+// "1.2 ms after trace start"; a range dragged left of the first event: "881.2 us before trace start"
+QString since_start(TimeNs ns) { return ns < 0 ? dur(-ns) + " before trace start" : dur(ns) + " after trace start"; }
 QString pct(TimeNs part, TimeNs whole) {
   return QString::number(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 'f', 1) + " %";
 }
@@ -29,7 +31,7 @@ QString slice_details_html(const Trace& t, const SliceClassifier& classify, Even
   QString h = "<h3>" + esc(t.str(s.name[i])) + "</h3><table cellspacing=4>";
   h += row("kind", esc(to_string(sr.kind())));
   h += row("category", esc(to_string(classify.category(ref))));
-  h += row("start", dur(s.start[i] - origin) + " after trace start");
+  h += row("start", since_start(s.start[i] - origin));
   h += row("duration", dur(s.dur[i]) + " (" + QString::number(s.dur[i]) + " ns)");
   h += row("track", esc(t.str(tr.name)) + (s.depth_of(i) ? QString(" (depth %1)").arg(s.depth_of(i)) : QString()));
   const Process& p = t.processes[tr.key.process];
@@ -170,7 +172,7 @@ QString kernel_sm_lanes_html(const Trace& t, EventRef kernel, const std::vector<
 
 QString range_summary_html(const Trace& t, const RangeSummary& r, TimeNs origin) {
   QString h = "<h3>Range " + dur(r.range.length()) + "</h3><table cellspacing=4>";
-  h += row("from", dur(r.range.start - origin) + " to " + dur(r.range.end - origin) + " after trace start");
+  h += row("from", since_start(r.range.start - origin) + " to " + since_start(r.range.end - origin));
   h += row("slices", QString::number(r.slices) + " on " + QString::number(r.tracks) + " tracks");
   for (size_t c = 0; c < r.count.size(); ++c) {
     if (!r.count[c]) continue;

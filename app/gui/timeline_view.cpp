@@ -2,6 +2,7 @@
 
 #include "render/qstr.h"
 
+#include <QAction>
 #include <QContextMenuEvent>
 #include <QGestureEvent>
 #include <QHelpEvent>
@@ -33,9 +34,47 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {
   setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setMinimumSize(400, 200);
+  empty_text_ = tr("Open a trace: File → Open, drag and drop, or `parascope FILE...`");
+  // the keys are actions, so Help → Keyboard Shortcuts lists them; they act while the timeline has focus
+  auto key = [this](const QString& text, QKeySequence keys, auto&& f) {
+    auto* a = new QAction(text, this);
+    a->setShortcut(keys);
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(a, &QAction::triggered, this, f);
+    addAction(a);
+  };
+  key(tr("Zoom In at the Cursor"), Qt::Key_W, [this] { zoom_by(1.5, key_anchor()); });
+  key(tr("Zoom Out at the Cursor"), Qt::Key_S, [this] { zoom_by(1 / 1.5, key_anchor()); });
+  key(tr("Pan Left"), Qt::Key_A, [this] {
+    mapping_.pan_px(data_width() / 8);
+    changed_view();
+  });
+  key(tr("Pan Right"), Qt::Key_D, [this] {
+    mapping_.pan_px(-data_width() / 8);
+    changed_view();
+  });
+  key(tr("Add a Bookmark at the Selection or Cursor"), Qt::Key_M, [this] {
+    add_bookmark(deco_.selected.valid() && trace_ ? trace_->tracks[deco_.selected.track].slices.start[deco_.selected.index]
+                                                  : mapping_.time_at(key_anchor()),
+                 QString());
+  });
+  key(tr("Clear the Selection and the Range"), Qt::Key_Escape, [this] {
+    clear_range();
+    select({});
+  });
+}
+
+double TimelineView::key_anchor() const {
+  const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
+  return viewport()->rect().contains(cursor) && cursor.x() > style_.label_width ? cursor.x() - style_.label_width : data_width() / 2;
 }
 
 TimelineView::~TimelineView() = default;
+
+void TimelineView::set_empty_text(const QString& text) {
+  empty_text_ = text;
+  viewport()->update();
+}
 
 void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index) {
   painter_.reset();
@@ -240,7 +279,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   if (!painter_) {
     p.fillRect(viewport()->rect(), QColor(0xfb, 0xfb, 0xf9));
     p.setPen(QColor(0x60, 0x60, 0x60));
-    p.drawText(viewport()->rect(), Qt::AlignCenter, tr("Open a trace: File → Open, drag and drop, or `parascope FILE...`"));
+    p.drawText(viewport()->rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
     return;
   }
   mapping_.set(mapping_.start(), mapping_.end(), data_width());
@@ -452,31 +491,16 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
-  const double w = data_width();
-  const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
-  const double anchor = viewport()->rect().contains(cursor) && cursor.x() > style_.label_width ? cursor.x() - style_.label_width : w / 2;
+  // W/A/S/D, M and Esc are the actions made in the constructor; 0 and F also have View menu
+  // actions (window-wide), kept here for a timeline outside the main window (the diff dock's B)
   switch (e->key()) {
-    case Qt::Key_W: zoom_by(1.5, anchor); return;
-    case Qt::Key_S: zoom_by(1 / 1.5, anchor); return;
-    case Qt::Key_A: mapping_.pan_px(w / 8); break;
-    case Qt::Key_D: mapping_.pan_px(-w / 8); break;
     case Qt::Key_0: fit_all(); return;
     case Qt::Key_F:
       if (deco_.selected.valid()) zoom_to(deco_.selected);
       else if (deco_.has_range) set_view(deco_.range_start, deco_.range_end);
       return;
-    case Qt::Key_M:
-      add_bookmark(deco_.selected.valid() && trace_ ? trace_->tracks[deco_.selected.track].slices.start[deco_.selected.index]
-                                                    : mapping_.time_at(anchor),
-                   QString());
-      return;
-    case Qt::Key_Escape:
-      clear_range();
-      select({});
-      return;
     default: QAbstractScrollArea::keyPressEvent(e); return;
   }
-  changed_view();
 }
 
 }  // namespace parascope::gui

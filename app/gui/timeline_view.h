@@ -25,6 +25,10 @@ class TimelineView : public QAbstractScrollArea {
   // `index` may be null: it is then built here (tests, small traces); the loader builds it on its thread.
   void set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr<const models::TimelineIndex> index = nullptr);
   const Trace* trace() const { return trace_.get(); }
+  // What the empty view says (the main window's: how to open a trace; the diff dock's B and the
+  // what-if prediction say what fills them, since a trace is open there).
+  void set_empty_text(const QString& text);
+  QString empty_text() const { return empty_text_; }
   const models::TimelineIndex* index() const { return index_.get(); }
   const render::TimelinePainter* painter() const { return painter_.get(); }
 
@@ -88,6 +92,7 @@ class TimelineView : public QAbstractScrollArea {
   void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseDoubleClickEvent(QMouseEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
+  double key_anchor() const;  // where W/S zoom: the cursor's x in the data area, else its middle
   void contextMenuEvent(QContextMenuEvent* e) override;
   void scrollContentsBy(int dx, int dy) override;
   bool viewportEvent(QEvent* e) override;
@@ -112,6 +117,7 @@ class TimelineView : public QAbstractScrollArea {
   render::TimelineStyle style_;
   render::TimelineDecorations deco_;
   render::PaintStats last_stats_;
+  QString empty_text_;
   enum class Drag { kNone, kPan, kRange } drag_ = Drag::kNone;
   QPoint drag_from_;
   QPoint press_pos_;

@@ -120,6 +120,8 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   // right: results
   tabs_ = new QTabWidget(this);
   predicted_ = new TimelineView(tabs_);
+  predicted_->set_empty_text(tr("The predicted timeline: set knobs on the left and Run"));
+  predicted_->setMinimumHeight(80);  // a timeline's own 200 px kept the bottom docks at 270 px (issue 18 item 9)
   tabs_->addTab(predicted_, tr("Predicted timeline"));
   auto make_table = [this](DataTableModel*& model, QWidget* host) {
     model = new DataTableModel(this);
@@ -133,7 +135,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(cmp, tr("Predicted vs measured"));
   auto* sw = new QSplitter(Qt::Horizontal, tabs_);
   chart_ = render::make_chart_view(sw);
-  chart_->widget()->setMinimumHeight(160);
+  chart_->widget()->setMinimumHeight(90);  // the bottom dock fits under the timeline at 720 px (issue 18 item 9)
   models::ChartSpec empty;
   empty.empty_text = tr("Run a sweep to see the step time against a knob").toStdString();
   chart_->set_spec(empty);
@@ -206,6 +208,13 @@ void WhatIfView::build_form() {
   form_->setColumnStretch(1, 1);
 }
 
+void WhatIfView::set_default_text(const std::string& knob, const QString& text) {
+  const auto it = editors_.find(knob);
+  if (it == editors_.end()) return;
+  if (auto* e = qobject_cast<QLineEdit*>(it->second)) e->setPlaceholderText(tr("default %1").arg(text));
+  else if (auto* c = qobject_cast<QComboBox*>(it->second)) c->setItemText(0, tr("default (%1)").arg(text));
+}
+
 void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   cancel();
   jobs_.drop();  // results of work on the previous trace are dropped
@@ -225,7 +234,10 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   run_->setEnabled(false);
   sweep_->setEnabled(false);
   trace_values_.clear();
-  for (const sim::KnobSpec& k : sim::knob_registry().all()) trace_labels_[k.name]->setText(field_range(k));
+  for (const sim::KnobSpec& k : sim::knob_registry().all()) {
+    trace_labels_[k.name]->setText(field_range(k));
+    set_default_text(k.name, qstr(sim::knob_registry().format(k, k.default_value)));
+  }
   machine_->clear();
   if (!trace_) {
     status_->setText(tr("No trace loaded"));
@@ -271,6 +283,8 @@ void WhatIfView::prepare() {
             const QString range = spec ? field_range(*spec) : QString();
             trace_labels_[k]->setText(tr("trace: %1").arg(qstr(v)) + (range.isEmpty() ? QString() : "  ·  " + range));
             trace_labels_[k]->setToolTip(tr("the trace's value: %1").arg(qstr(v)));
+            // left empty, a knob keeps the trace's value (a 2-GPU trace replays on 2, not the registry's 8)
+            set_default_text(k, tr("as the trace: %1").arg(qstr(v)));
           }
           const auto& g = *prepared_->graph;
           machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));

@@ -85,6 +85,8 @@ class WhatIfView : public QWidget {
   struct RunResult;
   struct SweepResult;
   void build_form();
+  // The "default …" text of a knob's empty editor: the registry's default, or the trace's value.
+  void set_default_text(const std::string& knob, const QString& text);
   void prepare();  // the dependency graph, on a worker: when the dock is first shown with a trace
   void showEvent(QShowEvent* e) override;
   void set_running(bool on, bool determinate);

@@ -29,6 +29,7 @@ OverlapChartData overlap_chart_data(const Trace& trace, const SliceClassifier& c
   d.communicate = o.communicate;
   d.wait = o.wait;
   d.idle = o.idle;
+  d.spans_only = o.spans_only;
   return d;
 }
 
@@ -51,7 +52,7 @@ void paint_overlap_chart(QPainter& p, const QRectF& r, const OverlapChartData& d
   const QColor idle(0xe8, 0xe8, 0xe4);
 
   // per SM: stacked shares of the window
-  const double bottom_part = d.bars.empty() ? 2 * line : line * (1.5 + 1.6 * static_cast<double>(d.bars.size()));
+  const double bottom_part = (d.bars.empty() ? 2 * line : line * (1.5 + 1.6 * static_cast<double>(d.bars.size()))) + (d.spans_only ? line + 2 : 0);
   if (!d.sms.empty()) {
     p.setPen(QColor(0x30, 0x30, 0x30));
     p.drawText(QPointF(r.left() + 6, y + fm.ascent()),
@@ -60,12 +61,13 @@ void paint_overlap_chart(QPainter& p, const QRectF& r, const OverlapChartData& d
                    .arg(100 * d.wait, 0, 'f', 0).arg(100 * d.idle, 0, 'f', 0));
     y += line + 2;
     const double chart_h = std::max(30.0, r.bottom() - y - bottom_part - line);
-    const double x0 = r.left() + 30, x1 = r.right() - 6;
+    const double axis_w = fm.horizontalAdvance("100%") + 4;  // a fixed 26 px cut it to "00%"
+    const double x0 = r.left() + axis_w + 4, x1 = r.right() - 6;
     const double bw = (x1 - x0) / static_cast<double>(d.sms.size());
     const double wn = static_cast<double>(std::max<TimeNs>(d.window.length(), 1));
     p.setPen(QColor(0x90, 0x90, 0x90));
-    p.drawText(QRectF(r.left(), y - 2, 26, 12), Qt::AlignRight | Qt::AlignTop, "100%");
-    p.drawText(QRectF(r.left(), y + chart_h - 10, 26, 12), Qt::AlignRight | Qt::AlignBottom, "0");
+    p.drawText(QRectF(r.left(), y - 2, axis_w, fm.height()), Qt::AlignRight | Qt::AlignTop, "100%");
+    p.drawText(QRectF(r.left(), y + chart_h - fm.height() + 2, axis_w, fm.height()), Qt::AlignRight | Qt::AlignBottom, "0");
     for (size_t i = 0; i < d.sms.size(); ++i) {
       const SmWindowShare& s = d.sms[i];
       const double parts[4] = {static_cast<double>(s.compute_ns) / wn, static_cast<double>(s.communicate_ns) / wn,
@@ -104,6 +106,13 @@ void paint_overlap_chart(QPainter& p, const QRectF& r, const OverlapChartData& d
   }
   p.drawText(QPointF(r.left() + 6, y + fm.ascent()), "Communication: hidden under compute | exposed");
   y += line + 2;
+  if (d.spans_only) {
+    p.setPen(QColor(0x70, 0x70, 0x70));
+    p.drawText(QRectF(r.left() + 6, y, r.width() - 12, line), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText("No kernel records: from the SM spans alone; compute on SMs without probes is not seen, so exposed is at most this",
+                             Qt::ElideRight, static_cast<int>(r.width() - 12)));
+    y += line + 2;
+  }
   TimeNs most = 1;
   for (const auto& b : d.bars) most = std::max(most, b.communication_ns);
   const double label_w = std::min(170.0, r.width() * 0.3);

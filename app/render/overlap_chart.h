@@ -27,6 +27,7 @@ struct OverlapChartData {
   std::vector<CommBar> bars;  // the device first, then its streams with communication
   // means over the SMs, as shares of the window
   double compute = 0, communicate = 0, wait = 0, idle = 0;
+  bool spans_only = false;  // WindowOverlap::spans_only: no kernel records, the SM spans alone
 };
 
 OverlapChartData overlap_chart_data(const Trace& trace, const SliceClassifier& classify, uint32_t device,

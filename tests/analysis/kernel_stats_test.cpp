@@ -71,6 +71,16 @@ TEST_CASE("Kernel statistics on real 2 x H200 traces", "[analysis][kernel_stats]
     CHECK(top.category == Category::kCommunication);
     CHECK(ks.per_device[0].kernels == 21);
   }
+  SECTION("a collector recording: its own clock-sync kernel is not the user's (issue 18 item 10)") {
+    const Trace t = load_trace({test::sample_path("record_torch_nccl_2xh200/vm-3490-r0.pstrace")});
+    const KernelStats ks = kernel_stats(t);
+    // one parascope_clock_sync launch on the rank's GPU, which `stats` listed as a compute kernel
+    CHECK(ks.overall.collector_kernels == 1);
+    for (const KernelStat& r : ks.overall.rows) CHECK(t.str(r.name) != kCollectorClockSyncKernel);
+    int64_t on_devices = 0;
+    for (const KernelStatsTable& d : ks.per_device) on_devices += d.collector_kernels;
+    CHECK(on_devices == 1);
+  }
   SECTION("tensor-parallel capture, both ranks: the big GEMM") {
     const Trace t = load_trace({test::source_path("resources/captures/h200x2_2026-11-30/tp_overlap_b1")});
     const KernelStats ks = kernel_stats(t);

@@ -3,13 +3,17 @@
 // and B's GPU streams are marked with their change in kernel time.
 #include <catch2/catch.hpp>
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <filesystem>
+#include <fstream>
 
 #include "app/qt_app.h"
 #include "app/sample_copy.h"
+#include "cli/run_command.h"
 #include "gui/data_table_model.h"
 #include "gui/diff_view.h"
 #include "gui/main_window.h"
@@ -106,4 +110,81 @@ TEST_CASE("The diff dock reports an unreadable B and keeps working", "[app][view
   w.diff()->wait();
   CHECK(w.diff()->status().contains("not a valid regular expression"));
   CHECK(w.diff()->diff().steps.size() == 3);
+}
+
+TEST_CASE("The diff dock compares two multi-rank runs as `parascope-cli diff A B` does and says when the ranks differ",
+          "[app][views][diff]") {
+  // issue 18 item 3: Compare With took one file, so B was one rank of a 2-rank run, and every
+  // kernel read -52 % with no warning
+  test::qt_app();
+  const std::string dir = "resources/captures/h200x2_2026-11-30/";
+  const std::string a = test::source_path(dir + "tp_serial_b1"), b = test::source_path(dir + "tp_serial_b1_nch4");
+  const std::string csv = (test::temp_dir("views-diff-cli") / "csv").string();
+  const auto cli = test::run_command(test::binary_path("app/cli/parascope-cli") + " diff -q --csv " + csv + " " + a + " " + b);
+  INFO(cli.err);
+  REQUIRE(cli.exit_code == 0);
+  CHECK(cli.out.find("the rank counts differ") == std::string::npos);
+
+  gui::MainWindow w;
+  w.set_interactive(false);
+  const test::InputCopy copy("views-diff-ranks", dir + "tp_serial_b1");
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs({test::qpath(copy.path())});
+  REQUIRE(loaded.wait(30000));
+  gui::DiffView* v = w.diff();
+  // before B: B's empty timeline says how to fill it, not 'Open a trace' with A open (issue 18 item 10)
+  CHECK(v->timeline_b()->empty_text().startsWith("B's timeline: Compare With"));
+  CHECK(w.timeline()->empty_text().startsWith("Open a trace"));
+  const char* ids[gui::DiffView::kTableCount] = {"diff_steps", "diff_kernels", "diff_collectives", "diff_tracks", "diff_links"};
+  auto same_as_cli = [&] {
+    for (int i = 0; i < gui::DiffView::kTableCount; ++i) {
+      INFO(ids[i]);
+      std::ifstream f(csv + "/" + ids[i] + ".csv", std::ios::binary);
+      REQUIRE(f);
+      const std::string want((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      CHECK(v->model(i)->table().to_csv() == want);
+    }
+  };
+
+  SECTION("B as a folder of per-rank files") {
+    v->open_b({QString::fromStdString(b)});
+    v->wait();
+    INFO(v->status().toStdString());
+    REQUIRE(v->trace_b());
+    CHECK(v->trace_b()->processes.size() == 2);
+    same_as_cli();
+    CHECK(v->rank_warning().isEmpty());
+    CHECK(v->status().startsWith("B: tp_serial_b1_nch4"));
+  }
+  SECTION("B as the run's two files, picked together") {
+    QStringList files;
+    for (const auto& e : std::filesystem::directory_iterator(b)) files << QString::fromStdString(e.path().string());
+    REQUIRE(files.size() == 2);
+    v->open_b(files);
+    v->wait();
+    INFO(v->status().toStdString());
+    same_as_cli();
+    CHECK(v->status().startsWith("B: tp_serial_b1_nch4 (2 files)"));
+  }
+  SECTION("B as one rank's file: the dock and the CLI say that the ranks differ") {
+    std::string rank0;
+    for (const auto& e : std::filesystem::directory_iterator(b))
+      if (e.path().filename().string().rfind("rank0.", 0) == 0) rank0 = e.path().string();
+    REQUIRE(!rank0.empty());
+    v->open_b({QString::fromStdString(rank0)});
+    v->wait();
+    INFO(v->status().toStdString());
+    REQUIRE(v->trace_b());
+    const QString said = v->rank_warning();
+    CHECK(said.startsWith("⚠ The rank counts differ: A has 2 ranks with GPU work (0, 1), B has 1 (0); only in A: rank 1"));
+    CHECK(v->findChild<QLabel*>("diff_rank_mismatch")->isVisibleTo(v));
+    const auto one = test::run_command(test::binary_path("app/cli/parascope-cli") + " diff -q " + a + " " + rank0);
+    REQUIRE(one.exit_code == 0);
+    CHECK(one.out.find("the rank counts differ: " + v->diff().rank_mismatch) != std::string::npos);
+    // a new A clears the statement
+    const test::InputCopy other("views-diff-ranks-2", dir + "tp_serial_b1_nch4");
+    w.open_inputs({test::qpath(other.path())});
+    REQUIRE(loaded.wait(30000));
+    CHECK(v->rank_warning().isEmpty());
+  }
 }

@@ -31,6 +31,7 @@
 #include "gui/main_window.h"
 #include "gui/name_delegate.h"
 #include "gui/overlap_view.h"
+#include "render/overlap_chart.h"
 #include "gui/timeline_view.h"
 #include "gui/trace_notes.h"
 #include "gui/warnings_dialog.h"
@@ -172,10 +173,12 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
       REQUIRE(start >= last);
       last = start;
       seen.push_back(r);
+      CHECK(find->status() == QString("%1 of 6").arg(seen.size()));  // which match is shown (issue 18 item 10)
     }
     REQUIRE(seen.size() == 6);  // 3 all-reduces per rank
     REQUIRE(find->status().startsWith("6 matches"));
     REQUIRE(find->find_previous() == seen[4]);
+    CHECK(find->status() == "5 of 6");
     find->set_pattern("^ncclDevKernel_SendRecv", MatchMode::kRegex);
     view->select({});
     REQUIRE(find->find_next().valid());
@@ -631,4 +634,42 @@ TEST_CASE("A probe-only file: the status line counts SM-lane spans, --expand-sm 
   CHECK(w.timeline()->layout_options().expanded_sm.count(key.device) == 1);
   QTest::qWait(700);
   CHECK_FALSE(std::filesystem::exists(copy.path().string() + ".parascope-notes.json"));
+}
+
+TEST_CASE("A probe-only file: the overlap dock and `parascope-cli window` count the SM spans' communication alike", "[app][gui][overlap]") {
+  // issue 18 item 5: zoomed into the fused all-gather + GEMM, the dock said 'No communication on
+  // this device in this window' while Details listed 64 communication slices: the device's
+  // activity was built from GPU streams only, and this file has SM-lane spans and no kernels
+  test::qt_app();
+  const test::InputCopy copy("gui-probe-overlap", "resources/samples/fused_probe_2xh200");
+  const auto cli = test::run_command(test::binary_path("app/cli/parascope-cli") + " window --json -q --from 0 --device 0 " + copy.path().string());
+  INFO(cli.err);
+  REQUIRE(cli.exit_code == 0);
+  const QJsonObject dev = QJsonDocument::fromJson(QByteArray::fromStdString(cli.out)).object().value("devices").toArray().at(0).toObject();
+  const auto comm = static_cast<TimeNs>(dev.value("communication_ns").toDouble());
+  // the union over GPU 0's 21 SM lanes of their communicate spans (the lanes' sum is 5.383 ms)
+  CHECK(comm == 678048);
+  CHECK(dev.value("hidden_ns").toDouble() == 0);
+  CHECK(dev.value("spans_only").toBool());
+
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1280, 720);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  const auto* index = w.timeline()->index();
+  QSignalSpy details(&w, &gui::MainWindow::details_changed);
+  QSignalSpy chart_ready(w.overlap(), &gui::OverlapView::updated);
+  w.timeline()->set_range(index->start(), index->end());
+  REQUIRE((!chart_ready.isEmpty() || chart_ready.wait(10000)));
+  REQUIRE((!details.isEmpty() || details.wait(10000)));
+  REQUIRE(w.overlap()->has_chart());
+  const render::OverlapChartData& chart = w.overlap()->chart();
+  REQUIRE(!chart.bars.empty());
+  CHECK(chart.bars.front().communication_ns == comm);
+  CHECK(chart.bars.front().hidden_ns == 0);
+  CHECK(chart.spans_only);
+  CHECK(chart.sms.size() == 21);
+  // the range's start is the trace's start, said as such (a range left of it reads 'before')
+  CHECK(w.details_html().contains("0 ns after trace start"));
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -59,6 +60,11 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
   // the form: what the trace has (trace_knobs_test), the machine the preset matching its H200s
   CHECK(v->trace_value("channels") == "24");
   CHECK(v->trace_value("gpus") == "2");
+  CHECK(v->predicted_timeline()->empty_text() == "The predicted timeline: set knobs on the left and Run");
+  // an empty knob keeps the trace's value: 'default 8' (the registry's) on this 2-GPU trace misled (issue 18 item 10)
+  REQUIRE(qobject_cast<QLineEdit*>(v->knob_editor("gpus")));
+  CHECK(qobject_cast<QLineEdit*>(v->knob_editor("gpus"))->placeholderText() == "default as the trace: 2");
+  CHECK(qobject_cast<QLineEdit*>(v->knob_editor("channels"))->placeholderText() == "default as the trace: 24");
   CHECK(v->trace_value("algorithm") == "ring");
   CHECK(v->machine().contains("h200x2"));
   REQUIRE(v->knob_editor("channels"));

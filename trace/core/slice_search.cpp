@@ -95,6 +95,19 @@ EventRef SliceSearch::previous(EventRef from) const {
   return best;
 }
 
+int64_t SliceSearch::position(EventRef r) const {
+  if (!r.valid() || r.track >= trace_.tracks.size() || r.index >= trace_.tracks[r.track].slices.size()) return 0;
+  if (!match_[trace_.tracks[r.track].slices.name[r.index]]) return 0;
+  const Key key{trace_.tracks[r.track].slices.start[r.index], r.track, r.index};
+  int64_t before = 0;
+  for (uint32_t t : tracks_) {
+    const auto& s = trace_.tracks[t].slices;
+    for (uint32_t i = 0; i < s.size() && s.start[i] <= std::get<0>(key); ++i)
+      if (match_[s.name[i]] && Key{s.start[i], t, i} < key) ++before;
+  }
+  return before + 1;
+}
+
 EventRef SliceSearch::first_at_or_after(TimeNs t) const {
   // the match after a virtual position just before t
   EventRef best;

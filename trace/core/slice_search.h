@@ -28,6 +28,9 @@ class SliceSearch {
   EventRef previous(EventRef from) const;
   // The first match that starts at or after t.
   EventRef first_at_or_after(TimeNs t) const;
+  // Where match `r` stands among all of them in (start, track, row) order, from 1 (the find bar's
+  // "3 of 12"); 0 when `r` is not a match.
+  int64_t position(EventRef r) const;
 
  private:
   const Trace& trace_;

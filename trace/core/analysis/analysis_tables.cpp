@@ -98,7 +98,10 @@ DataTable kernel_stats_table(const Trace& trace, const KernelStatsTable& table, 
            (top && table.rows.size() > top ? "; the " + std::to_string(top) + " names with the most time of " +
                                                  std::to_string(table.rows.size())
                                            : std::string()) +
-           "; percentiles by nearest rank";
+           "; percentiles by nearest rank" +
+           (table.collector_kernels ? "; the collector's " + std::string(kCollectorClockSyncKernel) + " (" +
+                                          std::to_string(table.collector_kernels) + ") left out"
+                                    : std::string());
   t.column("kernel").column("kind").column("count", "", true).column("total", "ns", true).column("mean", "ns", true)
       .column("p50", "ns", true).column("p95", "ns", true).column("min", "ns", true).column("max", "ns", true);
   for (size_t i = 0; i < table.rows.size() && (!top || i < top); ++i) {

@@ -20,6 +20,16 @@ ActivitySets ActivityCollector::build() {
           IntervalSet::from(std::move(memory)), IntervalSet::from(std::move(sync))};
 }
 
+bool spans_only_device(const Trace& trace, uint32_t device) {
+  bool lanes = false;
+  for (const Track& t : trace.tracks) {
+    if (t.key.device != static_cast<int32_t>(device) || t.slices.empty()) continue;
+    if (t.key.kind == TrackKind::kGpuStream) return false;
+    lanes = lanes || t.key.kind == TrackKind::kSmLane;
+  }
+  return lanes;
+}
+
 namespace {
 
 TrackActivity track_activity(const Trace& trace, const SliceClassifier& classify, uint32_t ti) {
@@ -35,6 +45,8 @@ TrackActivity track_activity(const Trace& trace, const SliceClassifier& classify
 std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClassifier& classify) {
   std::vector<DeviceActivity> out(trace.devices.size());
   std::vector<ActivityCollector> device_builders(trace.devices.size());
+  std::vector<uint8_t> spans_only(trace.devices.size());
+  for (uint32_t d = 0; d < out.size(); ++d) spans_only[d] = spans_only_device(trace, d);
   for (uint32_t d = 0; d < out.size(); ++d) {
     out[d].device = d;
     out[d].first = std::numeric_limits<TimeNs>::max();
@@ -54,6 +66,13 @@ std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClass
       }
       da.streams.push_back(track_activity(trace, classify, ti));
     } else if (t.key.kind == TrackKind::kSmLane) {
+      ActivityCollector& db = device_builders[static_cast<size_t>(t.key.device)];
+      for (uint32_t i = 0; spans_only[static_cast<size_t>(t.key.device)] && i < t.slices.size(); ++i) {
+        const Interval iv{t.slices.start[i], t.slices.end(i)};
+        db.add(classify.category(ti, i), iv);
+        da.first = std::min(da.first, iv.start);
+        da.last = std::max(da.last, iv.end);
+      }
       da.sm_lanes.push_back(track_activity(trace, classify, ti));
     }
   }

@@ -2,8 +2,10 @@
 // communication, memory, sync), per device, per stream and per SM lane. The analyses (overlap,
 // exposed communication, busy/idle) are set arithmetic on these. Categories come from
 // SliceClassifier (structured data first, names last; sync is never compute).
-// Device-level sets are built from GPU stream tracks only; SM lanes (probe spans inside kernels)
-// are kept apart so a kernel and its own spans never count twice.
+// Device-level sets are built from GPU stream tracks only, so a kernel and its own spans never
+// count twice; SM lanes (probe spans inside kernels) are kept apart — except on a device with no
+// stream slices at all (a probe-only file, parascope-bench --probe without the collector), whose
+// spans are all that says what the GPU did and make its device-level sets.
 #pragma once
 
 #include <vector>
@@ -37,6 +39,10 @@ struct DeviceActivity {
 
 // One entry per trace device, in device order.
 std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClassifier& classify);
+
+// A device with SM-lane spans and nothing on its GPU streams (a probe-only file): its spans are
+// its device-level activity.
+bool spans_only_device(const Trace& trace, uint32_t device);
 
 // Slices' intervals by category while they are gathered (annotations, host work and "other" are
 // not device activity and are dropped); build() makes the sets. Shared by device_activity() and the

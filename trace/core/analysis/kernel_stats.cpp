@@ -52,13 +52,20 @@ KernelStatsTable finish_table(const Trace& trace, int32_t device, std::unordered
 KernelStats kernel_stats(const Trace& trace, const SliceClassifier& classify) {
   std::unordered_map<StringId, Accumulator> overall;
   std::vector<std::unordered_map<StringId, Accumulator>> per_device(trace.devices.size());
+  int64_t collector_all = 0;
+  std::vector<int64_t> collector_device(trace.devices.size());
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.key.kind != TrackKind::kGpuStream) continue;
     for (uint32_t i = 0; i < t.slices.size(); ++i) {
       if (t.slices.ref[i].kind() != SliceKind::kKernel) continue;
-      const Category c = classify.category(ti, i);
       const StringId n = t.slices.name[i];
+      if (trace.str(n) == kCollectorClockSyncKernel) {
+        ++collector_all;
+        if (t.key.device >= 0 && static_cast<size_t>(t.key.device) < collector_device.size()) ++collector_device[static_cast<size_t>(t.key.device)];
+        continue;
+      }
+      const Category c = classify.category(ti, i);
       Accumulator& a = overall[n];
       a.category = c;
       a.durations.push_back(t.slices.dur[i]);
@@ -71,8 +78,11 @@ KernelStats kernel_stats(const Trace& trace, const SliceClassifier& classify) {
   }
   KernelStats out;
   out.overall = finish_table(trace, -1, overall);
-  for (size_t d = 0; d < per_device.size(); ++d)
+  out.overall.collector_kernels = collector_all;
+  for (size_t d = 0; d < per_device.size(); ++d) {
     out.per_device.push_back(finish_table(trace, static_cast<int32_t>(d), per_device[d]));
+    out.per_device.back().collector_kernels = collector_device[d];
+  }
   return out;
 }
 

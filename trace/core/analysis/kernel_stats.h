@@ -2,9 +2,10 @@
 // p95, min, max of durations, and the kernel's category (compute or communication).
 // Percentiles are nearest-rank: p(q) is the ceil(q/100 · n)-th smallest duration (1-based), so
 // it is always a duration that occurred. Rows are sorted by total time, largest first, ties by
-// name text, so output is deterministic.
+// name text, so output is deterministic. The collector's clock-sync kernel is left out (counted).
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "trace/core/classify.h"
@@ -21,9 +22,14 @@ struct KernelStat {
   TimeNs p50_ns = 0, p95_ns = 0, min_ns = 0, max_ns = 0;
 };
 
+// The kernel Parascope's own collector launches once per GPU to align its clocks
+// (trace/collector/clock_sync.h): not the user's work, so the statistics leave it out and count it.
+inline constexpr std::string_view kCollectorClockSyncKernel = "parascope_clock_sync";
+
 struct KernelStatsTable {
   int32_t device = -1;  // trace device index; -1: the whole trace
   int64_t kernels = 0;
+  int64_t collector_kernels = 0;  // kCollectorClockSyncKernel launches left out of the rows and counts
   TimeNs total_ns = 0;
   std::vector<KernelStat> rows;
 };

@@ -174,6 +174,40 @@ struct RankPairing {
   std::string how;
 };
 
+// "A has 2 ranks with GPU work (0, 1), B has 1 (0): rank 1 only in A; ..." when the counts of
+// GPU processes differ, else empty.
+std::string rank_mismatch(const Trace& a, const Trace& b) {
+  const std::vector<uint32_t> ga = gpu_processes(a), gb = gpu_processes(b);
+  if (ga.size() == gb.size()) return {};
+  auto names = [](const Trace& t, const std::vector<uint32_t>& ps) {
+    std::string s;
+    for (const uint32_t p : ps) {
+      const Process& proc = t.processes[p];
+      s += (s.empty() ? "" : ", ") + (proc.rank >= 0 ? std::to_string(proc.rank) : "pid " + std::to_string(proc.pid));
+    }
+    return s;
+  };
+  auto only = [](const Trace& x, const std::vector<uint32_t>& px, const Trace& y, const std::vector<uint32_t>& py) {
+    std::string s;
+    for (const uint32_t p : px) {
+      const int32_t r = x.processes[p].rank;
+      if (r < 0) continue;
+      if (std::none_of(py.begin(), py.end(), [&](uint32_t q) { return y.processes[q].rank == r; }))
+        s += (s.empty() ? "" : ", ") + std::to_string(r);
+    }
+    return s;
+  };
+  auto count = [](size_t n) { return std::to_string(n) + (n == 1 ? " rank" : " ranks"); };
+  std::string out = "A has " + count(ga.size()) + " with GPU work (" + names(a, ga) + "), B has " + std::to_string(gb.size()) + " (" +
+                    names(b, gb) + ")";
+  const std::string only_a = only(a, ga, b, gb), only_b = only(b, gb, a, ga);
+  if (!only_a.empty()) out += "; only in A: rank " + only_a;
+  if (!only_b.empty()) out += "; only in B: rank " + only_b;
+  out += "; the GPU op totals sum " + std::to_string(ga.size()) + " against " + std::to_string(gb.size()) +
+         " (open every rank's file, or the run's folder, on both sides)";
+  return out;
+}
+
 RankPairing pair_ranks(const Trace& a, const Trace& b, const std::vector<std::pair<int32_t, int32_t>>& rank_map) {
   RankPairing out;
   auto pair = [&](uint32_t pa, uint32_t pb) {
@@ -378,6 +412,7 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const DiffOptions& options
   // B's GPU ordinals carried to A's by position: such streams pair as if B were that rank of A.
   const RankPairing rp = pair_ranks(a, b, options.rank_map);
   d.ranks_paired = rp.how;
+  d.rank_mismatch = rank_mismatch(a, b);
   d.ordinal_b_to_a = rp.ordinal_b_to_a;
   auto earlier = [](const Trace& t, EventRef x, EventRef y) {  // x before y (y may be invalid)
     return !y.valid() || t.tracks[x.track].slices.start[x.index] < t.tracks[y.track].slices.start[y.index];

@@ -98,6 +98,10 @@ struct TraceDiff {
   // How ranks were paired when not by their own numbers: "by position (one rank on each side): A's
   // rank 3 with B's rank 1", "by --rank-map: ..."; empty: by rank (or GPU ordinal).
   std::string ranks_paired;
+  // When A and B differ in how many processes ran GPU work (a 2-rank run against one of its
+  // files): "A has 2 ranks with GPU work (0, 1), B has 1 (0): ..." naming the ranks one side
+  // lacks; the op totals then sum different numbers of ranks. Empty: as many on both sides.
+  std::string rank_mismatch;
   std::map<int32_t, int32_t> ordinal_b_to_a;  // B's GPU ordinals standing for A's (paired ranks)
   // B's timeline sits at A's + offset(): the first paired step's starts
   TimeNs offset() const {

@@ -35,6 +35,7 @@ DeviceActivity device_activity_in(const Trace& trace, const SliceClassifier& cla
   out.device = device;
   ActivityCollector all;
   TimeNs first = w.end, last = w.start;
+  const bool spans_only = spans_only_device(trace, device);  // its SM spans are its device-level activity
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.key.device != static_cast<int32_t>(device)) continue;
@@ -44,7 +45,7 @@ DeviceActivity device_activity_in(const Trace& trace, const SliceClassifier& cla
       const Interval iv = clipped(t, i, w);
       const Category c = classify.category(ti, static_cast<uint32_t>(i));
       mine.add(c, iv);
-      if (t.key.kind == TrackKind::kGpuStream) {
+      if (t.key.kind == TrackKind::kGpuStream || spans_only) {
         all.add(c, iv);
         first = std::min(first, iv.start);
         last = std::max(last, iv.end);

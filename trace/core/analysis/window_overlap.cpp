@@ -9,7 +9,11 @@ WindowOverlap window_overlap(const Trace& trace, const SliceClassifier& classify
   o.device = device;
   o.window = window;
   o.sms = sm_window_shares(trace, device, window);
-  o.overlap = compute_overlap(std::vector<DeviceActivity>{device_activity_in(trace, classify, device, window)}).front();
+  DeviceActivity activity = device_activity_in(trace, classify, device, window);
+  const auto busy = [](const ActivitySets& a) { return !a.compute.empty() || !a.communication.empty() || !a.memory.empty() || !a.sync.empty(); };
+  const bool streams_busy = std::any_of(activity.streams.begin(), activity.streams.end(), [&](const TrackActivity& t) { return busy(t.sets); });
+  o.spans_only = !streams_busy && busy(activity.sets);
+  o.overlap = compute_overlap(std::vector<DeviceActivity>{std::move(activity)}).front();
   const double w = static_cast<double>(std::max<TimeNs>(window.length(), 1));
   for (const SmWindowShare& s : o.sms) {
     o.compute += static_cast<double>(s.compute_ns) / w;

@@ -19,6 +19,10 @@ struct WindowOverlap {
   DeviceOverlap overlap;           // the device's and its streams' compute, communication and overlap in the window
   // means over the SMs, as shares of the window (0 without SM lanes)
   double compute = 0, communicate = 0, wait = 0, idle = 0;
+  // No kernel record on the device's streams in the window, only SM-lane spans (a probe-only
+  // file): the device's activity is those spans, compute on SMs without probes (a fused kernel's
+  // GEMM SMs) is not seen, so the hidden part is a lower bound and the exposed part an upper one.
+  bool spans_only = false;
 };
 
 WindowOverlap window_overlap(const Trace& trace, const SliceClassifier& classify, uint32_t device, Interval window);
