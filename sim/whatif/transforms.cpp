@@ -233,24 +233,32 @@ std::string set_collective_deps(DepGraph& g, const CommSelector& sel, CommDeps d
       auto [it, fresh] = step_first.try_emplace({node.step, node.device}, n);
       if (!fresh && node.start < g.nodes[it->second].start) it->second = n;
     }
+  // what each member starts with under kStep (kNone: keeps its launch edge)
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> start_with(g.nodes.size(), kNone);
+  if (deps == CommDeps::kStep)
+    for (uint32_t m : members) {
+      const auto first = step_first.find({g.nodes[m].step, g.nodes[m].device});
+      if (first != step_first.end()) start_with[m] = first->second;
+    }
+  // one pass over the edges (a pass per member made sweeps quadratic in the graph)
+  std::vector<uint8_t> dropped(g.nodes.size(), 0);
+  for (Edge& e : g.edges) {
+    if (!is_member[e.to] || e.from == e.to) continue;
+    const bool step_start = start_with[e.to] != kNone;
+    const bool wait = e.kind == EdgeKind::kEventWait || e.kind == EdgeKind::kJoin || e.kind == EdgeKind::kDispatch;
+    const bool launch = e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch;
+    if ((deps != CommDeps::kStream && wait && is_gpu(g.nodes[e.from].kind)) || (step_start && launch)) {
+      dropped[e.to] = 1;
+      e.from = e.to;  // a self-loop: dropped below
+    }
+  }
   size_t changed = 0;
   std::vector<Edge> added;
   for (uint32_t m : members) {
-    const Node& node = g.nodes[m];
-    const auto first = step_first.find({node.step, node.device});
-    const bool step_start = deps == CommDeps::kStep && first != step_first.end();
-    bool dropped = false;
-    for (Edge& e : g.edges) {
-      if (e.to != m || e.from == e.to) continue;
-      const bool wait = e.kind == EdgeKind::kEventWait || e.kind == EdgeKind::kJoin || e.kind == EdgeKind::kDispatch;
-      const bool launch = e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch;
-      if ((deps != CommDeps::kStream && wait && is_gpu(g.nodes[e.from].kind)) || (step_start && launch)) {
-        e.from = e.to;  // a self-loop: dropped below
-        dropped = true;
-      }
-    }
-    if (step_start) added.push_back(Edge{first->second, m, EdgeKind::kEventWait, EdgeTiming::kStartToStart, 0, false});
-    changed += dropped || step_start;
+    const bool step_start = start_with[m] != kNone;
+    if (step_start) added.push_back(Edge{start_with[m], m, EdgeKind::kEventWait, EdgeTiming::kStartToStart, 0, false});
+    changed += dropped[m] || step_start;
   }
   g.edges.insert(g.edges.end(), added.begin(), added.end());
   dedupe_edges(g);
