@@ -9,7 +9,7 @@
 #   scripts/gpu/pkb_world1.sh PKB_DIR PASSES NAME
 #     PKB_DIR  the ParallelKernelBench checkout carried into the repo (e.g. .carry/pkb)
 #     PASSES   problem ranges run one after another, '/' between them: 1-44, 45-87/1-44 (a later pass
-#              skips what is already in the suite), 1,2,7-8
+#              skips what is already in the suite), 1,2,7-8, or "" for none (one-GPU only)
 #     NAME     the suite's name
 # Environment:
 #   PKB_DEADLINE_S    seconds from the start by which everything (tasks, report, packing) ends
@@ -84,8 +84,12 @@ fi
 KEEP=$ROOT/.pkb-suites
 SUITE=$KEEP/$NAME
 mkdir -p "$KEEP"
-if [ ! -d "$SUITE" ] && [ -n "${PKB_RESUME:-}" ] && [ -f "$PKB_RESUME" ]; then
-  tar -C "$KEEP" -xzf "$PKB_RESUME" "$NAME" && say "resumed from $PKB_RESUME"
+OGW=${PKB_ONE_GPU:-x}
+OGW=${OGW%%:*}
+if [ -n "${PKB_RESUME:-}" ] && [ -f "$PKB_RESUME" ] && [ ! -d "$SUITE" ] && [ ! -d "$SUITE-og$OGW" ]; then
+  # the world-1 suite and the one-GPU suite, whichever the tarball holds
+  tar -C "$KEEP" -xzf "$PKB_RESUME" --wildcards "$NAME/*" "$NAME-og*" 2> /dev/null
+  say "resumed from $PKB_RESUME: $(ls "$KEEP" | tr '\n' ' ')"
   touch "$STAMP"  # what it held is not this call's
 fi
 run_tasks() {  # PROBLEMS SECONDS_TO_KEEP [pkb run options...]: into $SUITE unless -o follows

@@ -4,7 +4,7 @@ is exact: op, elements, dtype, group (ranks), per-group order and how each op wa
 Runs each program on the CPU under torch (Debian's python3-torch 1.13 in CI; 2.x the same) with
 the stand-in, as `parascope-cli record --world` would start it. Exits 77 (ctest: skipped) when
 no Python here can import torch.distributed.
-usage: check_standin.py CASE   (ddp | tp | a2a)"""
+usage: check_standin.py CASE   (ddp | tp | a2a | funcol | fsdp; the last two need torch 2.x and skip on 1.13)"""
 import json
 import os
 import subprocess
@@ -61,6 +61,15 @@ def summary(records):
     return out
 
 
+def need(python, statement, what):
+    """Exit 77 (skipped) when this torch lacks what a case needs."""
+    r = subprocess.run([python, "-c", statement], capture_output=True, timeout=120)
+    if r.returncode != 0:
+        v = subprocess.run([python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
+        print("SKIP: torch %s here lacks %s" % (v.stdout.strip() or "?", what))
+        sys.exit(77)
+
+
 def expect(name, got, want):
     if got != want:
         lines = ["%s: recorded list differs" % name, "  got:"] + ["    %r" % (g,) for g in got] + ["  want:"] + \
@@ -111,6 +120,50 @@ def main():
             ([0, 1, 2, 3], "all_to_all_single", "float32", 80, 80, 1, rows, W),
             ([0, 1, 2, 3], "all_to_all_single", "float32", 80, 80, 2, rows, W),  # async_op=True, then wait()
         ])
+    elif case == "funcol":
+        need(python, "import torch.distributed._functional_collectives", "the functional collectives (torch >= 2.1)")
+        recs = run(python, "funcol.py", 4, 0)
+        got = summary(recs)
+        # wait_tensor waits in C++ (c10d's functional registry): the stand-in sees the wait only where
+        # torch calls the Python work's wait(); the ops themselves are exact
+        expect("funcol", [g[:7] for g in got], [
+            ([0, 1, 2, 3], "all_reduce", "float32", 32, 32, 0, None),
+            ([0, 1, 2, 3], "all_gather_into_tensor", "float32", 32, 128, 1, None),
+            ([0, 1, 2, 3], "reduce_scatter_tensor", "float32", 64, 16, 2, None),
+            ([0, 1, 2, 3], "all_to_all_single", "float32", 80, 32, 3, [8, 16, 24, 32]),
+        ])
+    elif case == "fsdp":
+        need(python, "from torch.distributed.fsdp import fully_shard", "FSDP2's fully_shard (torch >= 2.6)")
+        recs = run(python, "fsdp_step.py", 4, 0)
+        got = summary(recs)
+        full = {544: "fc1", 1056: "fc2", 264: "fc3"}   # each unit's parameters
+        shard = {n // 4: u for n, u in full.items()}   # this rank's quarter of each
+        gathers = [g for g in got if g[1] == "all_gather_into_tensor"]
+        reduces = [g for g in got if g[1] in ("reduce_scatter_tensor", "all_reduce")]
+        other = [g for g in got if g not in gathers and g not in reduces]
+        def fail(what):
+            sys.exit("fsdp: %s\n  recorded:\n%s" % (what, "\n".join("    %r" % (g,) for g in got)))
+        if other:
+            fail("unexpected ops %r" % other)
+        for g in gathers:
+            if g[0] != [0, 1, 2, 3] or g[2] != "float32" or g[3] not in shard or g[4] != 4 * g[3]:
+                fail("an all-gather that is no unit's shard gathered over the world: %r" % (g,))
+        for r in reduces:
+            if r[0] != [0, 1, 2, 3] or r[2] != "float32" or r[3] not in full:
+                fail("a gradient reduction that is no unit's: %r" % (r,))
+            if r[1] == "reduce_scatter_tensor" and r[4] != r[3] // 4:
+                fail("a reduce-scatter whose output is not the rank's shard: %r" % (r,))
+        # two steps: every unit's gradient reduced once per step; gathered before each forward and
+        # at most once more before its backward
+        per_unit = lambda rows, sizes: sorted(sizes[g[3]] for g in rows)
+        if per_unit(reduces, full) != sorted(["fc1", "fc2", "fc3"] * 2):
+            fail("gradient reductions per unit %r, want each unit twice" % per_unit(reduces, full))
+        for u in ("fc1", "fc2", "fc3"):
+            k = per_unit(gathers, shard).count(u)
+            if not 2 <= k <= 4:
+                fail("%s all-gathered %d times in two steps (want 2..4)" % (u, k))
+        if [g[5] for g in got] != list(range(len(got))):
+            fail("sequence numbers not 0..%d in call order" % (len(got) - 1))
     else:
         sys.exit("unknown case " + case)
     print("%s: %d records as expected" % (case, len(recs)))
