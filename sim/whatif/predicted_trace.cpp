@@ -125,16 +125,20 @@ Trace predicted_trace(const Trace* measured, const DepGraph& g, const ReplayResu
   // Step ranges (ProfilerStep#N, --step matches) at their replayed place, so the prediction pairs
   // with its measurement by step (trace_diff.h): the measured range shifted by how far its first
   // and last host calls moved (as run_whatif's step times; step_range.h), on the first call's thread.
-  std::vector<uint32_t> host;
+  // The host calls of each (step, process), in node order: one pass over the nodes (a pass per
+  // range made every predicted trace quadratic in the graph).
+  const size_t n_procs = g.processes.size();
+  std::vector<std::vector<uint32_t>> host_of(g.steps.size() * n_procs);
+  for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (!node.removed && node.kind == NodeType::kHostCall && node.step >= 0 && static_cast<size_t>(node.step) < g.steps.size() &&
+        node.process < n_procs && ref_of[n].valid())
+      host_of[static_cast<size_t>(node.step) * n_procs + node.process].push_back(n);
+  }
+  static const std::vector<uint32_t> kNoHost;
   for (size_t s = 0; s < g.steps.size(); ++s) {
     for (const StepRange& range : g.steps[s].ranges) {
-      host.clear();
-      for (uint32_t n = 0; n < g.nodes.size(); ++n) {
-        const Node& node = g.nodes[n];
-        if (!node.removed && node.kind == NodeType::kHostCall && node.process == range.process &&
-            node.step == static_cast<int32_t>(s) && ref_of[n].valid())
-          host.push_back(n);
-      }
+      const std::vector<uint32_t>& host = range.process < n_procs ? host_of[s * n_procs + range.process] : kNoHost;
       const std::optional<StepAnchors> a = step_anchors(g, range, host);
       if (!a) continue;
       const ReplayedRange moved = replayed_range(g, r, range, *a);
