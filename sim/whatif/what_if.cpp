@@ -163,20 +163,33 @@ std::vector<KeptDependency> apply_transforms(DepGraph& g, const Topology& topolo
   return kept;
 }
 
-// What the replayed start of node n waited for last, in words.
-std::string held_by(const DepGraph& g, const ReplayResult& r, uint32_t n) {
+// Of each node in `nodes` whose replayed start an edge held back, the first edge from the node that
+// held it (r.start_by) into it, in edge order; -1 for the rest. One pass over the edges.
+std::vector<int32_t> holding_edges(const DepGraph& g, const ReplayResult& r, const std::vector<uint32_t>& nodes) {
+  std::vector<int32_t> want(g.nodes.size(), -1), edge(g.nodes.size(), -1);
+  for (uint32_t n : nodes)
+    if (r.start_cause[n] == Cause::kEdge) want[n] = r.start_by[n];
+  for (uint32_t ei = 0; ei < g.edges.size(); ++ei) {
+    const Edge& e = g.edges[ei];
+    if (want[e.to] >= 0 && edge[e.to] < 0 && static_cast<int32_t>(e.from) == want[e.to]) edge[e.to] = static_cast<int32_t>(ei);
+  }
+  return edge;
+}
+
+// What the replayed start of node n waited for last, in words; `edge`: holding_edges' answer for n.
+std::string held_by(const DepGraph& g, const ReplayResult& r, uint32_t n, int32_t edge) {
   const int32_t by = r.start_by[n];
   const std::string from = by >= 0 ? std::string(g.names[g.nodes[static_cast<size_t>(by)].name]) : "";
   switch (r.start_cause[n]) {
     case Cause::kLane: return "stream order after " + from;
     case Cause::kDispatch: return "dispatch: the SMs " + from + " held";
     case Cause::kEdge:
-      for (const Edge& e : g.edges)
-        if (e.to == n && static_cast<int32_t>(e.from) == by) {
-          if (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch) return "launch (" + from + ")";
-          if (e.timing == EdgeTiming::kStartToStart) return "step start (with " + from + ")";
-          return std::string(to_string(e.kind)) + " on " + from;
-        }
+      if (edge >= 0) {
+        const Edge& e = g.edges[static_cast<size_t>(edge)];
+        if (e.kind == EdgeKind::kLaunch || e.kind == EdgeKind::kGraphLaunch) return "launch (" + from + ")";
+        if (e.timing == EdgeTiming::kStartToStart) return "step start (with " + from + ")";
+        return std::string(to_string(e.kind)) + " on " + from;
+      }
       return "an edge from " + from;
     default: return "its measured start";
   }
@@ -459,6 +472,10 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
   sum.span_ns = r.last - r.first;
   for (const std::string& w : r.warnings) sum.warnings.push_back(w);
 
+  std::vector<uint32_t> kept_nodes;
+  for (const KeptDependency& kd : kept)
+    if (!g.nodes[kd.node].removed && r.end[kd.node] >= 0) kept_nodes.push_back(kd.node);
+  const std::vector<int32_t> holding = kept_nodes.empty() ? std::vector<int32_t>() : holding_edges(g, r, kept_nodes);
   for (const KeptDependency& kd : kept) {
     const Node& node = g.nodes[kd.node];
     if (node.removed) continue;
@@ -467,7 +484,7 @@ WhatIfOutput run_whatif(const WhatIfInput& in) {
     h.rank = g.processes[node.process].rank;
     h.step = node.step >= 0 ? g.steps[static_cast<size_t>(node.step)].name : "";
     h.kept = kd.kept;
-    h.held_by = r.end[kd.node] >= 0 ? held_by(g, r, kd.node) : "never ran";
+    h.held_by = r.end[kd.node] >= 0 ? held_by(g, r, kd.node, holding[kd.node]) : "never ran";
     sum.held.push_back(std::move(h));
   }
   summarize_steps(g, *in.graph, r, sum);
