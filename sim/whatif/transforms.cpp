@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 namespace parascope::whatif {
@@ -33,13 +32,25 @@ void remove_from_lane(DepGraph& g, uint32_t n) {
   nodes.erase(std::find(nodes.begin(), nodes.end(), n));
 }
 
+// Drops self-loops and every edge equal in (from, to, kind, timing) to an earlier one; the rest keep
+// their order. The kept edges are chained by `from`, so a check walks only one node's out-edges (a
+// std::set of tuples allocated a node per edge on every transform of every sweep variant).
 void dedupe_edges(DepGraph& g) {
-  std::set<std::tuple<uint32_t, uint32_t, int, int>> seen;
+  std::vector<int32_t> head(g.nodes.size(), -1), next;
   std::vector<Edge> kept;
   kept.reserve(g.edges.size());
+  next.reserve(g.edges.size());
   for (const Edge& e : g.edges) {
     if (e.from == e.to) continue;
-    if (seen.insert({e.from, e.to, static_cast<int>(e.kind), static_cast<int>(e.timing)}).second) kept.push_back(e);
+    bool seen = false;
+    for (int32_t k = head[e.from]; k >= 0 && !seen; k = next[static_cast<size_t>(k)]) {
+      const Edge& x = kept[static_cast<size_t>(k)];
+      seen = x.to == e.to && x.kind == e.kind && x.timing == e.timing;
+    }
+    if (seen) continue;
+    next.push_back(head[e.from]);
+    head[e.from] = static_cast<int32_t>(kept.size());
+    kept.push_back(e);
   }
   g.edges = std::move(kept);
 }
@@ -266,6 +277,19 @@ std::string set_collective_deps(DepGraph& g, const CommSelector& sel, CommDeps d
     std::vector<std::vector<uint32_t>> into(g.nodes.size());
     for (uint32_t ei = 0; ei < g.edges.size(); ++ei)
       if (is_member[g.edges[ei].to] && g.edges[ei].from != g.edges[ei].to) into[g.edges[ei].to].push_back(ei);
+    // The op before each member on its lane (-1: it is first; kAbsent: not on it), one pass per
+    // lane holding members (a search of the lane per member was quadratic in the lane's length).
+    constexpr int32_t kAbsent = -2;
+    std::vector<int32_t> before_in_lane(g.nodes.size(), kAbsent);
+    std::vector<uint8_t> lane_done(g.lanes.size(), 0);
+    for (uint32_t m : members) {
+      const uint32_t l = g.nodes[m].lane;
+      if (lane_done[l]) continue;
+      lane_done[l] = 1;
+      const auto& nodes = g.lanes[l].nodes;
+      for (size_t i = nodes.size(); i-- > 0;)  // backwards: a node's first place wins, as std::find's
+        if (g.nodes[nodes[i]].lane == l) before_in_lane[nodes[i]] = i > 0 ? static_cast<int32_t>(nodes[i - 1]) : -1;
+    }
     for (uint32_t m : members) {
       KeptDependency k;
       k.node = m;
@@ -278,8 +302,12 @@ std::string set_collective_deps(DepGraph& g, const CommSelector& sel, CommDeps d
         else if (e.timing == EdgeTiming::kStartToStart) add("step start (with " + from + ")");
         else add(std::string(to_string(e.kind)) + " on " + from);
       }
-      const size_t pos = position_in_lane(g, m);
-      if (pos > 0) add("stream order after " + std::string(g.names[g.nodes[g.lanes[g.nodes[m].lane].nodes[pos - 1]].name]));
+      int32_t prev = before_in_lane[m];
+      if (prev == kAbsent) {  // not on its lane: what position_in_lane's end gives
+        const auto& nodes = g.lanes[g.nodes[m].lane].nodes;
+        prev = nodes.empty() ? -1 : static_cast<int32_t>(nodes.back());
+      }
+      if (prev >= 0) add("stream order after " + std::string(g.names[g.nodes[static_cast<size_t>(prev)].name]));
       if (k.kept.empty()) k.kept = "nothing";
       kept->push_back(std::move(k));
     }
