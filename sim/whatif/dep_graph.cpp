@@ -1091,40 +1091,52 @@ void break_cycles(DepGraph& g) {
       uint32_t to;
       int64_t tag;  // >= 0: edge index; -1: internal or lane; <= -2: group -2 - gi
     };
-    std::vector<std::vector<Arc>> adj(nv), radj(nv);
-    for (uint32_t n = 0; n < n_nodes; ++n) adj[2 * n].push_back({2 * n + 1, -1});
-    for (const Lane& lane : g.lanes)
-      for (size_t i = 1; i < lane.nodes.size(); ++i) adj[2 * lane.nodes[i - 1] + 1].push_back({2 * lane.nodes[i], -1});
-    for (size_t ei = 0; ei < g.edges.size(); ++ei) {
-      const Edge& e = g.edges[ei];
-      if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.from == e.to) continue;
-      if (g.nodes[e.from].removed || g.nodes[e.to].removed) continue;
-      const uint32_t from = e.timing == EdgeTiming::kStartToStart ? 2 * e.from : 2 * e.from + 1;
-      const uint32_t to = e.timing == EdgeTiming::kFinishToFinish ? 2 * e.to + 1 : 2 * e.to;
-      adj[from].push_back({to, static_cast<int64_t>(ei)});
-    }
-    for (size_t gi = 0; gi < g.groups.size(); ++gi) {
-      const CommGroup& grp = g.groups[gi];
-      if (!grp.complete || grp.members.size() < 2) continue;
-      const auto gv = static_cast<uint32_t>(base + gi);
-      for (uint32_t m : grp.members) {
-        adj[2 * m].push_back({gv, -2 - static_cast<int64_t>(gi)});
-        adj[gv].push_back({2 * m + 1, -2 - static_cast<int64_t>(gi)});
+    // The arcs in compressed rows (adj[v] = arcs[first[v] .. first[v + 1]]), each vertex's in the
+    // order they are found: a vector per vertex cost two allocations per node in every variant.
+    std::vector<uint32_t> first(nv + 1, 0);
+    std::vector<Arc> arcs;
+    auto for_each_arc = [&](auto&& emit) {
+      for (uint32_t n = 0; n < n_nodes; ++n) emit(2 * n, Arc{2 * n + 1, -1});
+      for (const Lane& lane : g.lanes)
+        for (size_t i = 1; i < lane.nodes.size(); ++i) emit(2 * lane.nodes[i - 1] + 1, Arc{2 * lane.nodes[i], -1});
+      for (size_t ei = 0; ei < g.edges.size(); ++ei) {
+        const Edge& e = g.edges[ei];
+        if (e.kind == EdgeKind::kCollective || e.kind == EdgeKind::kSendRecv || e.from == e.to) continue;
+        if (g.nodes[e.from].removed || g.nodes[e.to].removed) continue;
+        const uint32_t from = e.timing == EdgeTiming::kStartToStart ? 2 * e.from : 2 * e.from + 1;
+        const uint32_t to = e.timing == EdgeTiming::kFinishToFinish ? 2 * e.to + 1 : 2 * e.to;
+        emit(from, Arc{to, static_cast<int64_t>(ei)});
       }
+      for (size_t gi = 0; gi < g.groups.size(); ++gi) {
+        const CommGroup& grp = g.groups[gi];
+        if (!grp.complete || grp.members.size() < 2) continue;
+        const auto gv = static_cast<uint32_t>(base + gi);
+        for (uint32_t m : grp.members) {
+          emit(2 * m, Arc{gv, -2 - static_cast<int64_t>(gi)});
+          emit(gv, Arc{2 * m + 1, -2 - static_cast<int64_t>(gi)});
+        }
+      }
+    };
+    for_each_arc([&](uint32_t from, const Arc&) { ++first[from + 1]; });
+    for (uint32_t v = 0; v < nv; ++v) first[v + 1] += first[v];
+    arcs.resize(first[nv]);
+    {
+      std::vector<uint32_t> fill(first.begin(), first.end() - 1);
+      for_each_arc([&](uint32_t from, const Arc& a) { arcs[fill[from]++] = a; });
     }
     std::vector<uint32_t> indeg(nv, 0);
-    for (uint32_t from = 0; from < nv; ++from)
-      for (const Arc& a : adj[from]) {
-        ++indeg[a.to];
-        radj[a.to].push_back({from, a.tag});
-      }
+    for (const Arc& a : arcs) ++indeg[a.to];
     std::vector<uint32_t> queue;
     for (uint32_t v = 0; v < nv; ++v)
       if (!indeg[v]) queue.push_back(v);
     for (size_t i = 0; i < queue.size(); ++i)
-      for (const Arc& a : adj[queue[i]])
-        if (--indeg[a.to] == 0) queue.push_back(a.to);
+      for (uint32_t ai = first[queue[i]]; ai < first[queue[i] + 1]; ++ai)
+        if (--indeg[arcs[ai].to] == 0) queue.push_back(arcs[ai].to);
     if (queue.size() == nv) return;
+    // The reverse arcs, only where there is a cycle: radj[v] lists v's predecessors by source vertex, then arc order.
+    std::vector<std::vector<Arc>> radj(nv);
+    for (uint32_t from = 0; from < nv; ++from)
+      for (uint32_t ai = first[from]; ai < first[from + 1]; ++ai) radj[arcs[ai].to].push_back({from, arcs[ai].tag});
     // A cycle among the remaining vertices: every one of them has a remaining predecessor, so
     // walking backwards must repeat a vertex.
     uint32_t v = 0;
