@@ -712,3 +712,28 @@ TEST_CASE("View → Show All Flows is off by default: only the selected slice's 
   CHECK(drawn() == own.size());
   CHECK_FALSE(QSettings().value("view/show_all_flows").toBool());
 }
+
+TEST_CASE("The kernel statistics dock shows a probe-only trace's kernels, from their SM spans", "[app][gui][probes]") {
+  // issue 18: resources/samples/fused_probe_2xh200 showed "0 kernels" (no CUPTI kernel records)
+  test::qt_app();
+  const test::InputCopy copy("gui-probe-stats", "resources/samples/fused_probe_2xh200");
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  auto* proxy = w.stats_proxy();
+  // as kernel_stats_test and `parascope-cli stats`: 6 probe buffer names, each on both GPUs
+  REQUIRE(proxy->rowCount() == 6);
+  w.stats_view()->sortByColumn(gui::KernelStatsModel::kTotal, Qt::DescendingOrder);
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kName)).toString() == "gemm_rs_fused_ldst_8sm_8192x8192x8192/push");
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kCount)).toInt() == 2);
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kCategory)).toString() == "communication");
+  // a row still jumps to the kernel's spans in the timeline
+  w.activate_stats_row(0);
+  const EventRef r = w.timeline()->selected();
+  REQUIRE(r.valid());
+  const Trace& t = *w.timeline()->trace();
+  CHECK(t.str(t.tracks[r.track].slices.name[r.index]) == "gemm_rs_fused_ldst_8sm_8192x8192x8192/push");
+  CHECK(t.tracks[r.track].key.kind == TrackKind::kSmLane);
+}
