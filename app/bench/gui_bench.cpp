@@ -238,6 +238,7 @@ int main(int argc, char** argv) {
   auto index = std::make_shared<const models::TimelineIndex>(*trace);
   const double index_s = seconds_since(t);
   gui::TimelineView view;
+  view.set_show_flows(true);  // the worst case the numbers were taken with (View → Show All Flows; off by default)
   view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   view.resize(width + 40, height);
   view.show();

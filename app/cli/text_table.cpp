@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/name_elide.h"
+
 namespace parascope::cli {
 
 size_t display_width(const std::string& s) {
@@ -12,20 +14,11 @@ size_t display_width(const std::string& s) {
 }
 
 namespace {
-// First `width` code points of s.
+// `s` in at most `width` characters: a kernel's signature loses its return type, arguments,
+// namespaces and template arguments before its own name is cut (models/name_elide.h, as the GUI's
+// tables); anything else is cut at the right with "…".
 std::string cut(const std::string& s, size_t width) {
-  if (display_width(s) <= width) return s;
-  std::string out;
-  size_t n = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if ((c & 0xC0) != 0x80) {
-      if (n + 1 == width) break;
-      ++n;
-    }
-    out.push_back(s[i]);
-  }
-  return out + "\xE2\x80\xA6";
+  return models::elide_name(s, static_cast<double>(width), models::char_count);
 }
 }  // namespace
 

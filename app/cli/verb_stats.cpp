@@ -166,8 +166,10 @@ void print_json(const Trace& t, const Results& r) {
       rows.push(JsonValue::object({{"name", str(t.str(s.name))}, {"category", str(to_string(s.category))}, {"count", num(s.count)},
                                    {"total_ns", num(s.total_ns)}, {"mean_ns", real(s.mean_ns)}, {"p50_ns", num(s.p50_ns)},
                                    {"p95_ns", num(s.p95_ns)}, {"min_ns", num(s.min_ns)}, {"max_ns", num(s.max_ns)}}));
+    // probe_kernels: how many of `kernels` are SM probe launches of a device without kernel records
     JsonValue o = JsonValue::object({{"device", device_ref(t, tab.device)}, {"kernels", num(tab.kernels)},
-                                     {"total_ns", num(tab.total_ns)}, {"rows", std::move(rows)}});
+                                     {"probe_kernels", num(tab.probe_kernels)}, {"total_ns", num(tab.total_ns)},
+                                     {"rows", std::move(rows)}});
     return o;
   };
   JsonValue per_device = JsonValue::array();

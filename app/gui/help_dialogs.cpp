@@ -91,7 +91,7 @@ QString legend_html() {
   for (const Entry& e : categories)
     html += "<tr>" + swatch(render::category_color(e.category)) + "<td><b>" + qstr(to_string(e.category)) + "</b></td><td>" +
             QObject::tr(e.what).toHtmlEscaped() + "</td></tr>";
-  html += "</table><p>" + QObject::tr("Arrows between slices (View → Show Flows in View):") + "</p><table cellspacing='3'>";
+  html += "</table><p>" + QObject::tr("Arrows between slices: the selected slice's, or all in view with View → Show All Flows:") + "</p><table cellspacing='3'>";
   const std::pair<FlowKind, const char*> flows[] = {
       {FlowKind::kLaunch, QT_TRANSLATE_NOOP("Legend", "a CPU launch call to the GPU work it started")},
       {FlowKind::kSendRecv, QT_TRANSLATE_NOOP("Legend", "a send to its matching receive")},

@@ -149,7 +149,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   }
   timeline_->set_color_mode(static_cast<render::ColorMode>(settings.value("view/color_mode", 0).toInt()));
   timeline_->set_relative_time(settings.value("view/relative_time", true).toBool());
-  timeline_->set_show_flows(settings.value("view/show_flows", true).toBool());
+  timeline_->set_show_flows(settings.value("view/show_all_flows", false).toBool());
 }
 
 void MainWindow::apply_first_layout() {
@@ -382,12 +382,16 @@ void MainWindow::build_menus() {
     timeline_->set_relative_time(on);
     QSettings().setValue("view/relative_time", on);
   });
-  QAction* flows = view->addAction(tr("Show &Flows in View"));
+  // as in Perfetto: the selected slice's flows only, unless asked for all (a new key: the old
+  // "view/show_flows" was on by default and would bring the hairball back)
+  QAction* flows = view->addAction(tr("Show All &Flows"));
+  flows->setObjectName("show_all_flows");
   flows->setCheckable(true);
-  flows->setChecked(QSettings().value("view/show_flows", true).toBool());
+  flows->setChecked(QSettings().value("view/show_all_flows", false).toBool());
+  flows->setToolTip(tr("Draw every launch, send/recv and collective arrow in view; off: only the selected slice's"));
   connect(flows, &QAction::toggled, this, [this](bool on) {
     timeline_->set_show_flows(on);
-    QSettings().setValue("view/show_flows", on);
+    QSettings().setValue("view/show_all_flows", on);
   });
   view->addAction(tr("Show All &Hidden Tracks"), timeline_, &TimelineView::show_all_tracks);
   view->addAction(tr("Expand All SM Lanes"), this, [this] {

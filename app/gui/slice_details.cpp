@@ -1,6 +1,7 @@
 #include "gui/slice_details.h"
 
 #include "render/qstr.h"
+#include "trace/core/data_table.h"
 
 namespace parascope::gui {
 
@@ -95,7 +96,7 @@ QString slice_details_html(const Trace& t, const SliceClassifier& classify, Even
       case SliceKind::kCpuOp: {
         const CpuOpInfo& c = t.cpu_ops[sr.index()];
         if (c.external_id.get()) h += row("external id", num(c.external_id.get()));
-        if (c.flops.get()) h += row("FLOPs", num(c.flops.get()));
+        if (c.flops.get()) h += row("FLOPs", esc(format_flop_count(static_cast<double>(c.flops.get()))) + " (" + num(c.flops.get()) + ")");
         if (c.sequence != kNone32) h += row("sequence", num(c.sequence));
         break;
       }

@@ -208,10 +208,7 @@ bool TimelineView::move_track(int32_t track, int delta) {
 
 void TimelineView::update_selected_flows() {
   deco_.selected_flows.clear();
-  if (!trace_ || !deco_.selected.valid()) return;
-  const auto& flows = trace_->flows;
-  for (uint32_t i = 0; i < flows.size(); ++i)
-    if (flows[i].from == deco_.selected || flows[i].to == deco_.selected) deco_.selected_flows.push_back(i);
+  if (trace_) deco_.selected_flows = render::flows_of(*trace_, deco_.selected);
 }
 
 void TimelineView::select(EventRef ref) {

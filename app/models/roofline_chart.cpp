@@ -39,8 +39,8 @@ std::string html_escaped(std::string_view s) {
 ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector<int>* point_of_series) {
   ChartSpec spec;
   const RooflineCeilings& c = r.ceilings;
-  spec.x.title = "arithmetic intensity (FLOP per byte moved)";
-  spec.y.title = "FLOP/s";
+  spec.x.title = "arithmetic intensity (FLOP/byte)";
+  spec.y.title = "performance (TFLOP/s)";
   spec.x.log = spec.y.log = true;
   const int64_t unplaced = r.kernels - r.kernels_with_flops;
   spec.title = c.gpu.empty() ? "Roofline" : "Roofline — " + c.gpu;
@@ -102,7 +102,7 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
       s.marker_size = 7 + 14 * std::sqrt(share);
       s.in_legend = false;
       s.points.emplace_back(x, pl.achieved_flops_per_s);
-      s.labels.push_back(label + "<br>" + what + ": " + number("%.4g", x) + " FLOP/byte");
+      s.labels.push_back(label + "<br>" + what + ": " + number(x >= 1 ? "%.1f" : "%.3g", x) + " FLOP/byte");
       spec.series.push_back(std::move(s));
       if (point_of_series) point_of_series->push_back(static_cast<int>(i));
     };
@@ -110,6 +110,11 @@ ChartSpec roofline_chart_spec(const Trace& trace, const Roofline& r, std::vector
     if (pl.link_intensity > 0) point(pl.link_intensity, SeriesStyle::kHollow, "per link byte");
     if (pl.hbm_intensity <= 0 && pl.link_intensity <= 0) point(xmin * 1.5, SeriesStyle::kHollow, "bytes unknown");
   }
+  // placed in FLOP/s above, shown in TFLOP/s
+  spec.y.min /= kRooflineYUnit;
+  spec.y.max /= kRooflineYUnit;
+  for (ChartSeries& s : spec.series)
+    for (ChartPoint& pt : s.points) pt.y /= kRooflineYUnit;
   return spec;
 }
 

@@ -53,6 +53,14 @@ QColor name_color(std::string_view name) {
 
 QColor rank_color(int32_t rank) { return QColor::fromHsv((rank < 0 ? 0 : rank * 67) % 360, 140, 210); }
 
+std::vector<uint32_t> flows_of(const Trace& trace, EventRef slice) {
+  std::vector<uint32_t> out;
+  if (!slice.valid()) return out;
+  for (uint32_t i = 0; i < trace.flows.size(); ++i)
+    if (trace.flows[i].from == slice || trace.flows[i].to == slice) out.push_back(i);
+  return out;
+}
+
 QColor flow_color(FlowKind k) {
   switch (k) {
     case FlowKind::kLaunch: return QColor(0x44, 0x55, 0x77);

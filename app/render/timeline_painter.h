@@ -32,7 +32,9 @@ struct TimelineStyle {
   ColorMode color_mode = ColorMode::kCategory;
   bool relative_time = true;   // ruler labels relative to the trace start, else absolute
   bool use_lod = true;         // false: walk every visible slice (the first version; the benchmark's baseline)
-  bool show_flows = true;      // all flows in view (when few enough); the selection's flows are always drawn
+  // Flows, as in Perfetto: only the selection's (TimelineDecorations::selected_flows) unless this
+  // asks for all flows in view too (when few enough; the GUI's View → Show All Flows).
+  bool show_flows = false;
   QFont font = QFont("DejaVu Sans", 8);
 };
 
@@ -52,7 +54,7 @@ struct TrackMark {
 struct TimelineDecorations {
   std::map<int32_t, TrackMark> track_marks;  // by Trace::tracks index
   EventRef selected;
-  std::vector<uint32_t> selected_flows;   // indices into Trace::flows touching the selection
+  std::vector<uint32_t> selected_flows;   // indices into Trace::flows touching the selection (flows_of)
   bool has_range = false;
   TimeNs range_start = 0, range_end = 0;  // box selection
   std::vector<Bookmark> bookmarks;
@@ -62,6 +64,9 @@ QColor category_color(Category c);
 QColor name_color(std::string_view name);
 QColor rank_color(int32_t rank);
 QColor flow_color(FlowKind k);
+// The flows into and out of one slice (its launch, the kernel it launched, send/recv and the
+// cross-rank collective pairings): the ones the timeline draws for a selection. Indices into Trace::flows.
+std::vector<uint32_t> flows_of(const Trace& trace, EventRef slice);
 
 struct PaintStats {
   size_t slices_visited = 0;   // slices the fine-detail walks looked at

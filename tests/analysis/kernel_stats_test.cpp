@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "example_trace.h"
 #include "test_paths.h"
 #include "trace/core/analysis/kernel_stats.h"
+#include "trace/core/trace_builder.h"
 #include "trace/io/load_trace.h"
 
 using namespace parascope;
@@ -104,4 +107,90 @@ TEST_CASE("Kernel statistics on real 2 x H200 traces", "[analysis][kernel_stats]
     CHECK(ks.overall.rows[0].total_ns == 6043126 + 6253590);
     CHECK(ks.overall.kernels == 64);  // 32 kernels per rank
   }
+}
+
+namespace {
+
+// Device 0: a kernel record and a probe span inside no kernel (left unlinked); device 1: probes
+// only — "ag_fused" launches 1 and 2 (communicate / wait spans on two SMs each), "gemm_probe"
+// launch 3 (a compute span), and a span of a buffer without a kernel name (named by its role).
+Trace probe_trace() {
+  TraceBuilder b;
+  Process p;
+  const uint32_t proc = b.add_process(p);
+  for (int o = 0; o < 2; ++o) {
+    Device d;
+    d.process = proc;
+    d.ordinal = o;
+    b.add_device(d);
+  }
+  const uint32_t stream = b.track({TrackKind::kGpuStream, proc, 0, 7}, "stream 7");
+  b.add_slice(stream, 0, 50, b.intern("cupti_kernel"), b.add_kernel(KernelInfo{}));
+  auto span = [&](int32_t dev, int sm, TimeNs start, TimeNs dur, const char* name, uint32_t launch, SmRole role) {
+    const uint32_t t = b.track({TrackKind::kSmLane, proc, dev, sm}, "SM " + std::to_string(sm));
+    SmSpanInfo s;
+    s.launch_id = launch;
+    s.role = role;
+    b.add_slice(t, start, dur, b.intern(name), b.add_sm_span(s));
+  };
+  span(0, 0, 100, 10, "ag_fused", 9, SmRole::kCommunicate);  // device 0 has kernel records: not a kernel
+  span(1, 0, 100, 200, "ag_fused", 1, SmRole::kCommunicate);  // launch 1: 100 .. 400
+  span(1, 1, 150, 250, "ag_fused", 1, SmRole::kWait);
+  span(1, 0, 1'000, 100, "ag_fused", 2, SmRole::kCommunicate);  // launch 2: 1000 .. 1150
+  span(1, 1, 1'050, 100, "ag_fused", 2, SmRole::kCommunicate);
+  span(1, 2, 2'000, 80, "gemm_probe", 3, SmRole::kCompute);  // launch 3: 80 ns
+  span(1, 3, 3'000, 500, "communicate", 4, SmRole::kCommunicate);  // no kernel name
+  return b.finish();
+}
+
+}  // namespace
+
+TEST_CASE("A device with probe spans and no kernel records counts each probe launch as a kernel", "[analysis][kernel_stats][probes]") {
+  // issue 18: a probe-only trace showed "0 kernels"
+  const Trace t = probe_trace();
+  const KernelStats ks = kernel_stats(t);
+  REQUIRE(ks.per_device.size() == 2);
+  // device 0: its kernel record only
+  REQUIRE(ks.per_device[0].rows.size() == 1);
+  CHECK(t.str(ks.per_device[0].rows[0].name) == "cupti_kernel");
+  CHECK(ks.per_device[0].probe_kernels == 0);
+  // device 1: two launches of ag_fused (300 and 150 ns), one of gemm_probe (80 ns)
+  const KernelStatsTable& d1 = ks.per_device[1];
+  CHECK(d1.kernels == 3);
+  CHECK(d1.probe_kernels == 3);
+  CHECK(d1.total_ns == 530);
+  REQUIRE(d1.rows.size() == 2);
+  CHECK(t.str(d1.rows[0].name) == "ag_fused");
+  CHECK(d1.rows[0].count == 2);
+  CHECK(d1.rows[0].total_ns == 450);
+  CHECK(d1.rows[0].min_ns == 150);
+  CHECK(d1.rows[0].max_ns == 300);
+  CHECK(d1.rows[0].category == Category::kCommunication);  // its probes only communicate and wait
+  CHECK(t.str(d1.rows[1].name) == "gemm_probe");
+  CHECK(d1.rows[1].total_ns == 80);
+  CHECK(d1.rows[1].category == Category::kCompute);
+  CHECK(ks.overall.kernels == 4);
+  CHECK(ks.overall.probe_kernels == 3);
+}
+
+TEST_CASE("The probe-only fused sample has its kernels' statistics", "[analysis][kernel_stats][probes][real]") {
+  const Trace t = load_trace({test::sample_path("fused_probe_2xh200/fused_probe.pstrace")});
+  const KernelStats ks = kernel_stats(t);
+  // 12 probe buffers (README): 2 kernels x 3 buffers (barrier, push, wait) on each of 2 GPUs
+  CHECK(ks.overall.kernels == 12);
+  CHECK(ks.overall.probe_kernels == 12);
+  REQUIRE(ks.overall.rows.size() == 6);
+  REQUIRE(ks.per_device.size() == 2);
+  for (const KernelStatsTable& d : ks.per_device) {
+    CHECK(d.kernels == 6);
+    CHECK(d.rows.size() == 6);
+  }
+  // first to last span of the all-gather + GEMM's push buffer on GPU 1 (Python, decimal, over its
+  // 32 spans in `convert`'s JSON: 1796037666730851.584 .. 1796037666731217.408 us)
+  const auto push = std::find_if(ks.per_device[1].rows.begin(), ks.per_device[1].rows.end(),
+                                 [&](const KernelStat& s) { return t.str(s.name) == "ag_gemm_fused_tma_8sm_8192x8192x8192/push"; });
+  REQUIRE(push != ks.per_device[1].rows.end());
+  CHECK(push->count == 1);
+  CHECK(push->total_ns == 365824);
+  CHECK(push->category == Category::kCommunication);
 }

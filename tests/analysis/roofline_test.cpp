@@ -121,6 +121,21 @@ TEST_CASE("Kernel args carry FLOPs, HBM and link bytes", "[analysis][roofline]")
   CHECK(r.points[1].with_flops == 0);
   const DataTable table = roofline_table(t, r);
   CHECK(table.rows[1].back().text == "no FLOP count");
+  // work in SI units, the exact count behind it (CSV, JSON)
+  CHECK(table.columns[4].title == "FLOPs");
+  CHECK(table.rows[0][4].text == "1.000 TFLOP");
+  CHECK(table.rows[0][4].value == 1e12);
+  CHECK(table.rows[0][5].text == "20.00 TFLOP/s");
+  CHECK(table.rows[0][8].text == "1000.0");  // FLOP per HBM byte: a plain number
+}
+
+TEST_CASE("FLOP counts read in SI units", "[analysis][roofline]") {
+  CHECK(format_flop_count(8796093022208.0) == "8.796 TFLOP");
+  CHECK(format_flop_count(549755813888.0) == "549.8 GFLOP");
+  CHECK(format_flop_count(67108864.0) == "67.11 MFLOP");
+  CHECK(format_flop_count(512) == "512 FLOP");
+  CHECK(format_flop_count(2.5e18) == "2.500 EFLOP");
+  CHECK(flop_count_cell(1e15).text == "1.000 PFLOP");
 }
 
 TEST_CASE("Roofline of the real tensor-parallel capture", "[analysis][roofline][real]") {
@@ -148,6 +163,8 @@ TEST_CASE("Roofline of the real tensor-parallel capture", "[analysis][roofline][
   CHECK(g.placement.achieved_flops_per_s == Approx(16 * 549755813888.0 / 11.957771e-3));
   CHECK(g.placement.bound == Bound::kCompute);
   CHECK(g.placement.efficiency == Approx(16 * 549755813888.0 / 11.957771e-3 / 989e12));
+  const DataTable table = roofline_table(t, r);
+  CHECK(table.rows[0][4].text == "8.796 TFLOP");  // not "8796093022208" (issue 18)
   // the all-reduce of 32 Mi bf16 elements on 2 ranks: each rank sends S x 1 = 64 MiB per call
   const auto ar = std::find_if(r.points.begin(), r.points.end(), [&](const RooflinePoint& p) {
     return t.str(p.name).rfind("ncclDevKernel_AllReduce", 0) == 0;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <QAction>
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -672,4 +673,67 @@ TEST_CASE("A probe-only file: the overlap dock and `parascope-cli window` count 
   CHECK(chart.sms.size() == 21);
   // the range's start is the trace's start, said as such (a range left of it reads 'before')
   CHECK(w.details_html().contains("0 ns after trace start"));
+}
+
+TEST_CASE("View → Show All Flows is off by default: only the selected slice's flows are drawn", "[app][gui][flows]") {
+  // issue 18: launch → kernel arrows for everything in view made a hairball when zoomed
+  test::qt_app();
+  QSettings().remove("view/show_all_flows");
+  const test::SampleCopy copy("gui-flows");
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  gui::TimelineView* view = w.timeline();
+  auto* all = w.findChild<QAction*>("show_all_flows");
+  REQUIRE(all != nullptr);
+  CHECK(all->isCheckable());
+  CHECK_FALSE(all->isChecked());
+  CHECK_FALSE(view->show_flows());
+  auto drawn = [&] {
+    view->viewport()->repaint();
+    return view->last_paint_stats().flows_drawn;
+  };
+  view->fit_all();
+  REQUIRE_FALSE(view->trace()->flows.empty());
+  CHECK(drawn() == 0);  // nothing selected: no arrows at all
+  const EventRef gemm = first_named(*view->trace(), "nvjet");
+  REQUIRE(gemm.valid());
+  view->select(gemm);
+  const std::vector<uint32_t> own = render::flows_of(*view->trace(), gemm);
+  REQUIRE_FALSE(own.empty());  // its launch
+  CHECK(drawn() == own.size());
+  all->setChecked(true);  // all flows in view, and the choice kept
+  CHECK(view->show_flows());
+  CHECK(drawn() > own.size());
+  CHECK(QSettings().value("view/show_all_flows").toBool());
+  all->setChecked(false);
+  CHECK(drawn() == own.size());
+  CHECK_FALSE(QSettings().value("view/show_all_flows").toBool());
+}
+
+TEST_CASE("The kernel statistics dock shows a probe-only trace's kernels, from their SM spans", "[app][gui][probes]") {
+  // issue 18: resources/samples/fused_probe_2xh200 showed "0 kernels" (no CUPTI kernel records)
+  test::qt_app();
+  const test::InputCopy copy("gui-probe-stats", "resources/samples/fused_probe_2xh200");
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  auto* proxy = w.stats_proxy();
+  // as kernel_stats_test and `parascope-cli stats`: 6 probe buffer names, each on both GPUs
+  REQUIRE(proxy->rowCount() == 6);
+  w.stats_view()->sortByColumn(gui::KernelStatsModel::kTotal, Qt::DescendingOrder);
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kName)).toString() == "gemm_rs_fused_ldst_8sm_8192x8192x8192/push");
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kCount)).toInt() == 2);
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kCategory)).toString() == "communication");
+  // a row still jumps to the kernel's spans in the timeline
+  w.activate_stats_row(0);
+  const EventRef r = w.timeline()->selected();
+  REQUIRE(r.valid());
+  const Trace& t = *w.timeline()->trace();
+  CHECK(t.str(t.tracks[r.track].slices.name[r.index]) == "gemm_rs_fused_ldst_8sm_8192x8192x8192/push");
+  CHECK(t.tracks[r.track].key.kind == TrackKind::kSmLane);
 }

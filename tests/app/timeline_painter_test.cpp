@@ -119,3 +119,92 @@ TEST_CASE("The SM heat strip shows which SMs are busy", "[app][painter]") {
   REQUIRE(at(2, 3'500) == 0xfffbfbf9);
   REQUIRE(bluish(at(2, 2'500)));
 }
+
+namespace {
+
+// Two ranks, each a host thread launching two kernels on stream 7 (launch flows), and the ranks'
+// first kernels paired as one collective (a cross-rank flow): 4 launch flows + 1 collective flow.
+Trace flow_trace() {
+  TraceBuilder b;
+  EventRef first_kernel[2];
+  for (int rank = 0; rank < 2; ++rank) {
+    Process p;
+    p.rank = rank;
+    p.pid = 100 + rank;
+    const uint32_t proc = b.add_process(p);
+    Device d;
+    d.process = proc;
+    d.ordinal = 0;
+    const uint32_t dev = b.add_device(d);
+    const uint32_t host = b.track({TrackKind::kCpuThread, proc, -1, 1}, "thread 1");
+    const uint32_t stream = b.track({TrackKind::kGpuStream, proc, static_cast<int32_t>(dev), 7}, "stream 7");
+    for (int k = 0; k < 2; ++k) {
+      const EventRef launch = b.add_slice(host, k * 1'000, 100, b.intern("cudaLaunchKernel"), b.add_api_call(ApiInfo{}));
+      const EventRef kernel = b.add_slice(stream, 200 + k * 1'000, 500, b.intern(k ? "gemm" : "ncclDevKernel_AllReduce"),
+                                          b.add_kernel(KernelInfo{}));
+      b.add_flow(launch, kernel, FlowKind::kLaunch);
+      if (k == 0) first_kernel[rank] = kernel;
+    }
+  }
+  b.add_flow(first_kernel[0], first_kernel[1], FlowKind::kCollective);
+  return b.finish();
+}
+
+EventRef first_on(const Trace& t, int32_t rank, TrackKind kind, std::string_view name) {
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+    const Track& track = t.tracks[tr];
+    if (track.key.kind != kind || t.processes[track.key.process].rank != rank) continue;
+    for (uint32_t i = 0; i < track.slices.size(); ++i)
+      if (t.str(track.slices.name[i]) == name) return EventRef{tr, i};
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("Flows are drawn for the selected slice only, unless all are asked for", "[app][painter][flows]") {
+  test::qt_app();
+  const Trace t = flow_trace();
+  const EventRef nccl0 = first_on(t, 0, TrackKind::kGpuStream, "ncclDevKernel_AllReduce");
+  const EventRef nccl1 = first_on(t, 1, TrackKind::kGpuStream, "ncclDevKernel_AllReduce");
+  REQUIRE(nccl0.valid());
+  REQUIRE(nccl1.valid());
+  REQUIRE(t.flows.size() == 5);
+  const TimelineIndex index(t);
+  const TrackLayout layout(t, LayoutOptions{});
+  TimelineStyle style;
+  style.label_width = 200;
+  auto flows_drawn = [&](const TimelineDecorations& deco) {
+    QImage img(1200, 400, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    const TimelineMapping m(0, 2'000, 1000);
+    return TimelinePainter(index).paint(p, QRect(0, 0, 1200, 400), layout, m, 0, style, deco).flows_drawn;
+  };
+  SECTION("nothing selected: no flows (Perfetto's default, not a hairball)") {
+    CHECK_FALSE(style.show_flows);  // the default
+    CHECK(flows_drawn({}) == 0);
+  }
+  SECTION("a selected kernel: its launch and its collective pairing, nothing else") {
+    TimelineDecorations deco;
+    deco.selected = nccl0;
+    deco.selected_flows = flows_of(t, nccl0);
+    REQUIRE(deco.selected_flows.size() == 2);
+    for (const uint32_t f : deco.selected_flows) CHECK((t.flows[f].from == nccl0 || t.flows[f].to == nccl0));
+    CHECK(flows_drawn(deco) == 2);
+  }
+  SECTION("a selected launch call: the one kernel it launched") {
+    const EventRef launch = first_on(t, 1, TrackKind::kCpuThread, "cudaLaunchKernel");
+    TimelineDecorations deco;
+    deco.selected = launch;
+    deco.selected_flows = flows_of(t, launch);
+    REQUIRE(deco.selected_flows.size() == 1);
+    CHECK(t.flows[deco.selected_flows[0]].kind == FlowKind::kLaunch);
+    CHECK(flows_drawn(deco) == 1);
+  }
+  SECTION("View → Show All Flows: every flow in view") {
+    style.show_flows = true;
+    CHECK(flows_drawn({}) == 5);
+  }
+  CHECK(flows_of(t, EventRef{}).empty());
+}

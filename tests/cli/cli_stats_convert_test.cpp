@@ -140,3 +140,13 @@ TEST_CASE("stats says how many matched collectives --top leaves out, complete an
   const auto all = test::run_command(cli() + " stats -q --top 12 " + capture);
   CHECK_THAT(all.out, !Catch::Contains("more matches not shown"));
 }
+
+TEST_CASE("stats tells the NCCL kernels apart in its text tables", "[cli][stats][text_table]") {
+  // issue 18: 'ncclDevKerne…age<4096ul>)' made AllReduce, ReduceScatter and AllGather look identical
+  const auto r = test::run_command(cli() + " stats -q " + test::source_path("resources/captures/h200x2_2026-11-30/tp_serial_b1_nch4"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("  ncclDevKernel_AllReduce_Sum_bf16_RING_LL(…)  "));
+  CHECK_THAT(r.out, Catch::Contains("  ncclDevKernel_AllGather_RING_LL(…)  "));
+  CHECK_THAT(r.out, Catch::Contains("  ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(…)  "));
+  CHECK_THAT(r.out, !Catch::Contains("(ncclDevKernelArgsS"));
+}

@@ -150,3 +150,26 @@ TEST_CASE("Merging files with and without baseTimeNanoseconds warns about the un
   CHECK(test::has_warning(t, (dir / "b.json").string() + ": no baseTimeNanoseconds while " + (dir / "a.json").string() + " has one"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("A counter's unit rides in its value key, as our JSON writer puts it", "[io][chrome][counters]") {
+  const Trace t = import_text(R"({"traceEvents": [
+    {"ph": "C", "name": "NVLink tx", "pid": 1, "ts": 1, "args": {"value [bytes/s]": 5e9}},
+    {"ph": "C", "name": "NVLink tx", "pid": 1, "ts": 2, "args": {"value [bytes/s]": 6e9}},
+    {"ph": "C", "name": "mem", "pid": 1, "ts": 1, "args": {"heap [bytes]": 10, "stack [bytes]": 5}},
+    {"ph": "C", "name": "odd", "pid": 1, "ts": 1, "args": {"[x]": 1}},
+    {"ph": "C", "name": "plain", "pid": 1, "ts": 1, "args": {"value": 2}}
+  ]})");
+  const Track* tx = track_named(t, "NVLink tx");
+  REQUIRE(tx);
+  CHECK(t.str(tx->unit) == "bytes/s");
+  CHECK(tx->counter.value == std::vector<double>{5e9, 6e9});
+  const Track* heap = track_named(t, "mem.heap");
+  REQUIRE(heap);
+  CHECK(t.str(heap->unit) == "bytes");
+  REQUIRE(track_named(t, "mem.stack"));
+  const Track* odd = track_named(t, "odd.[x]");  // no name before the brackets: a plain key
+  REQUIRE(odd);
+  CHECK(t.str(odd->unit).empty());
+  REQUIRE(track_named(t, "plain"));
+  CHECK(t.str(track_named(t, "plain")->unit).empty());
+}

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <tuple>
 
 #include "test_paths.h"
 #include "trace/core/summary.h"
+#include "trace/core/trace_builder.h"
 #include "trace/io/json/chrome_json_writer.h"
 #include "trace/io/load_trace.h"
 
@@ -115,5 +119,71 @@ TEST_CASE("JSON round trip of the tensor-parallel capture, gzipped and merged", 
     CHECK(collectives == 24);
     CHECK(out.slice_count() == in.slice_count());
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// name → unit of every counter track with samples
+std::map<std::string, std::string> counter_units(const Trace& t) {
+  std::map<std::string, std::string> out;
+  for (const Track& tr : t.tracks)
+    if (tr.counter.size()) out[std::string(t.str(tr.name))] = std::string(t.str(tr.unit));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("JSON export keeps counter units: import, export, import reads them back", "[writers][json][counters]") {
+  // issue 18: `convert X -o out.json` dropped the unit `info --json` shows
+  TraceBuilder b;
+  Process p;
+  p.rank = 0;
+  p.pid = 7;
+  const uint32_t proc = b.add_process(p);
+  const std::pair<const char*, const char*> series[] = {
+      {"memory used", "bytes"}, {"NVLink tx", "bytes/s"}, {"SM busy", "%"}, {"queue depth", "count"}, {"probes", "per sample"}, {"plain", ""}};
+  int64_t id = 1;
+  for (const auto& [name, unit] : series) {
+    const uint32_t t = b.track({TrackKind::kCounter, proc, -1, id++}, name);
+    b.trace().tracks[t].unit = b.intern(unit);
+    b.add_counter_sample(t, 1'000, 1.5);
+    b.add_counter_sample(t, 2'000, 3);
+  }
+  b.add_slice(b.track({TrackKind::kCpuThread, proc, -1, 1}, "main"), 0, 3'000, b.intern("step"), SliceRef(SliceKind::kCpuOp, SliceRef::kNoDetail));
+  const Trace in = b.finish();
+  const std::map<std::string, std::string> expected = {{"memory used", "bytes"}, {"NVLink tx", "bytes/s"}, {"SM busy", "%"},
+                                                       {"queue depth", "count"}, {"probes", "per sample"}, {"plain", ""}};
+  REQUIRE(counter_units(in) == expected);
+  const fs::path dir = test::temp_dir("json-units");
+  const ChromeJsonWriteResult w = write_chrome_json(in, (dir / "u.json").string());
+  REQUIRE(w.files.size() == 1);
+  {
+    std::ifstream f(w.files[0]);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // the unit rides in the value's key (Perfetto shows "NVLink tx value [bytes/s]"); no unit: "value"
+    CHECK(text.find("\"args\": {\"value [bytes/s]\": 1.5}") != std::string::npos);
+    CHECK(text.find("\"args\": {\"value [%]\": 3}") != std::string::npos);
+    const size_t plain = text.find("\"name\": \"plain\"");
+    REQUIRE(plain != std::string::npos);
+    CHECK(text.substr(plain, text.find('}', plain) - plain).find("\"args\": {\"value\": 1.5") != std::string::npos);
+  }
+  const Trace back = load_trace(w.files);
+  CHECK(counter_units(back) == expected);  // names as they were (no ".value [..]" suffix), units kept
+  for (const Track& tr : back.tracks)
+    if (back.str(tr.name) == "NVLink tx") CHECK(tr.counter.value == std::vector<double>{1.5, 3});
+  // and again: the second export writes the same keys
+  const ChromeJsonWriteResult w2 = write_chrome_json(back, (dir / "u2.json").string());
+  CHECK(counter_units(load_trace(w2.files)) == expected);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("JSON export of the recorded NCCL sample keeps its NVLink counters' bytes/s", "[writers][json][counters][real]") {
+  const Trace in = load_trace({test::sample_path("record_torch_nccl_2xh200")});
+  const auto units = counter_units(in);
+  REQUIRE(std::count_if(units.begin(), units.end(), [](const auto& u) { return u.second == "bytes/s"; }) >= 2);
+  const fs::path dir = test::temp_dir("json-units-real");
+  const ChromeJsonWriteResult w = write_chrome_json(in, (dir / "nccl.json").string());
+  CHECK(counter_units(load_trace(w.files)) == units);
   fs::remove_all(dir);
 }

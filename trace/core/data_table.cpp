@@ -111,6 +111,11 @@ std::string format_flops(double flops_per_s) {
   return scaled(flops_per_s, kUnits, 6, 1000, "FLOP/s");
 }
 
+std::string format_flop_count(double flops) {
+  static const char* const kUnits[] = {"", "k", "M", "G", "T", "P", "E"};
+  return scaled(flops, kUnits, 7, 1000, "FLOP");
+}
+
 DataCell text_cell(std::string s) { return {std::move(s)}; }
 DataCell int_cell(int64_t v) { return {std::to_string(v), static_cast<double>(v)}; }
 DataCell duration_cell(TimeNs ns) { return {format_duration(ns), static_cast<double>(ns)}; }
@@ -130,5 +135,6 @@ DataCell number_cell(double v, int decimals, std::string suffix) {
   return {buf + suffix, v};
 }
 DataCell flops_cell(double flops_per_s) { return {format_flops(flops_per_s), flops_per_s}; }
+DataCell flop_count_cell(double flops) { return {format_flop_count(flops), flops}; }
 
 }  // namespace parascope

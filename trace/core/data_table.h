@@ -51,12 +51,14 @@ DataCell bytes_cell(double bytes);           // "2.58 GB", value in bytes (decim
 DataCell percent_cell(double fraction);      // "12.3 %" ("0.042 %" below 0.1 %), value as a fraction (0.123)
 DataCell number_cell(double v, int decimals, std::string suffix = "");
 DataCell flops_cell(double flops_per_s);     // "512.3 TFLOP/s"
+DataCell flop_count_cell(double flops);      // "8.796 TFLOP", value in FLOP
 
-// Decimal-unit text: 117.5 GB/s, 2.58 GB, 512.3 TFLOP/s. The one size and rate convention of every
+// Decimal-unit text: 117.5 GB/s, 2.58 GB, 512.3 TFLOP/s, 8.796 TFLOP. The one size and rate convention of every
 // table, view and CLI line (a byte count over a time reads in the rate's own units); only knob
 // values keep the exact binary text they were given ("chunk_bytes=1MiB", sim/knobs.h).
 std::string format_rate(double bytes_per_s);
 std::string format_bytes_decimal(double bytes);
 std::string format_flops(double flops_per_s);
+std::string format_flop_count(double flops);  // an amount of work: "8.796 TFLOP", "512 FLOP"
 
 }  // namespace parascope

@@ -130,7 +130,7 @@ DataTable operations_table(const TaskReport& x) {
     t.add_row({int_cell(static_cast<int64_t>(p)), text_cell(o.name), text_cell(category_name(o.category)),
                int_cell(o.count), ns_cell(o.mean_ns), text_cell(o.shape ? o.shape->op : ""),
                text_cell(o.shape ? o.shape->sizes : ""),
-               o.shape && o.shape->flops > 0 ? number_cell(o.shape->flops, 0) : text_cell(""),
+               o.shape && o.shape->flops > 0 ? flop_count_cell(o.shape->flops) : text_cell(""),
                o.shape && o.shape->hbm_bytes > 0 ? bytes_cell(o.shape->hbm_bytes) : text_cell(""),
                text_cell(o.shape ? o.shape->work_source : ""), text_cell(coll), cb, cg});
   }

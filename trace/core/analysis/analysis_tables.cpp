@@ -101,7 +101,10 @@ DataTable kernel_stats_table(const Trace& trace, const KernelStatsTable& table, 
            "; percentiles by nearest rank" +
            (table.collector_kernels ? "; the collector's " + std::string(kCollectorClockSyncKernel) + " (" +
                                           std::to_string(table.collector_kernels) + ") left out"
-                                    : std::string());
+                                    : std::string()) +
+           (table.probe_kernels ? "; " + std::to_string(table.probe_kernels) +
+                                      " from SM probe spans (no kernel records: each launch from its first to its last span)"
+                                : std::string());
   t.column("kernel").column("kind").column("count", "", true).column("total", "ns", true).column("mean", "ns", true)
       .column("p50", "ns", true).column("p95", "ns", true).column("min", "ns", true).column("max", "ns", true);
   for (size_t i = 0; i < table.rows.size() && (!top || i < top); ++i) {

@@ -3,6 +3,12 @@
 // Percentiles are nearest-rank: p(q) is the ceil(q/100 · n)-th smallest duration (1-based), so
 // it is always a duration that occurred. Rows are sorted by total time, largest first, ties by
 // name text, so output is deterministic. The collector's clock-sync kernel is left out (counted).
+// A device with no kernel records (a probe-only trace: parascope-bench --probe without the
+// collector) counts its SM probe spans instead: each launch (span name, launch id) is one execution
+// of the kernel the probe buffer names, lasting from its first span's start to its last span's end
+// on that device; communication when its name says so or its spans only communicate or wait (the
+// role the classifier gives each span), else compute. Spans named only by their role (a buffer
+// without a kernel name) are no kernel's.
 #pragma once
 
 #include <string_view>
@@ -30,6 +36,7 @@ struct KernelStatsTable {
   int32_t device = -1;  // trace device index; -1: the whole trace
   int64_t kernels = 0;
   int64_t collector_kernels = 0;  // kCollectorClockSyncKernel launches left out of the rows and counts
+  int64_t probe_kernels = 0;      // executions (in `kernels`) taken from SM probe spans, no kernel record
   TimeNs total_ns = 0;
   std::vector<KernelStat> rows;
 };

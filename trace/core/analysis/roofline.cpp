@@ -399,7 +399,7 @@ DataTable roofline_table(const Trace& trace, const Roofline& r) {
     std::string from = f ? std::string(to_string(p.flop_source)) + (p.op.empty() ? "" : " (" + p.op + ")") : "no FLOP count";
     if (f && p.with_flops < p.count) from += ", " + std::to_string(p.with_flops) + " of " + std::to_string(p.count);
     t.add_row({text_cell(std::string(trace.str(p.name))), text_cell(p.category == Category::kCommunication ? "comm" : "compute"),
-               int_cell(p.count), duration_cell(p.total_ns), opt(f, number_cell(p.flops, 0)),
+               int_cell(p.count), duration_cell(p.total_ns), opt(f, flop_count_cell(p.flops)),
                opt(f, flops_cell(pl.achieved_flops_per_s)), opt(p.hbm_bytes > 0, bytes_cell(p.hbm_bytes)),
                opt(p.link_bytes > 0, bytes_cell(p.link_bytes)), opt(pl.hbm_intensity > 0, number_cell(pl.hbm_intensity, 1)),
                opt(pl.link_intensity > 0, number_cell(pl.link_intensity, 1)),

@@ -12,6 +12,7 @@
 #include "trace/core/json_escape.h"
 #include "trace/core/summary.h"
 #include "trace/io/common/atomic_file.h"
+#include "trace/io/json/counter_key.h"
 
 namespace parascope {
 
@@ -430,6 +431,10 @@ class FileWriter {
       tick();
       maybe_flush();
     }
+    // the unit in the value's key ("value [bytes/s]"): Perfetto names the series after the key and
+    // reads the number; our importer takes the unit back (counter_key.h)
+    std::string value_key;
+    if (tr.counter.size()) append_json_quoted(value_key, counter_value_key(t_.str(tr.unit)));
     for (size_t i = 0; i < tr.counter.size(); ++i) {
       begin_event();
       out_ += "\"ph\": \"C\", \"name\": ";
@@ -438,7 +443,9 @@ class FileWriter {
       append_int(out_, pid_[tr.key.process]);
       out_ += ", \"ts\": ";
       out_ += ns_to_us_text(tr.counter.time[i] - base_);
-      out_ += ", \"args\": {\"value\": ";
+      out_ += ", \"args\": {";
+      out_ += value_key;
+      out_ += ": ";
       out_ += json_number(tr.counter.value[i]);
       out_ += "}}";
       tick();

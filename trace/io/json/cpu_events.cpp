@@ -1,5 +1,7 @@
 #include "trace/io/json/importer.h"
 
+#include "trace/io/json/counter_key.h"
+
 namespace parascope::kineto {
 
 void Importer::complete(const RawEvent& e) {
@@ -114,10 +116,12 @@ void Importer::counter(const RawEvent& e) {
   for (const RawArg& a : e.args) {
     double v;
     if (!a.value.to_double(v)) continue;
+    const CounterArgKey key = split_counter_arg_key(a.key);  // "value [bytes/s]": our writer's unit
     std::string series = prefix;
-    if (e.args.size() > 1 || a.key != "value") series.append(".").append(a.key);
+    if (e.args.size() > 1 || key.series != "value") series.append(".").append(key.series);
     const int64_t id = kStringIdBase + b_.intern(series);
     const uint32_t t = track(TrackKey{TrackKind::kCounter, proc, -1, id}, series);
+    if (!key.unit.empty()) b_.trace().tracks[t].unit = b_.intern(key.unit);
     touch_samples(t);
     b_.add_counter_sample(t, e.ts, v);
   }
