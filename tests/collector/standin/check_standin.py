@@ -4,7 +4,7 @@ is exact: op, elements, dtype, group (ranks), per-group order and how each op wa
 Runs each program on the CPU under torch (Debian's python3-torch 1.13 in CI; 2.x the same) with
 the stand-in, as `parascope-cli record --world` would start it. Exits 77 (ctest: skipped) when
 no Python here can import torch.distributed.
-usage: check_standin.py CASE   (ddp | tp | a2a | funcol | fsdp; the last two need torch 2.x and skip on 1.13)"""
+usage: check_standin.py CASE   (ddp | tp | a2a | leak | funcol | fsdp; the last two need torch 2.x and skip on 1.13)"""
 import json
 import os
 import subprocess
@@ -168,6 +168,11 @@ def main():
                 fail("%s all-gathered %d times in two steps (want 2..4)" % (u, k))
         if [g[5] for g in got] != list(range(len(got))):
             fail("sequence numbers not 0..%d in call order" % (len(got) - 1))
+    elif case == "leak":
+        recs = run(python, "no_leak.py", 8, 0)  # the program itself checks what stays alive
+        ops = [r for r in recs if r["k"] == "op"]
+        if len(ops) != 3001:
+            sys.exit("leak: %d ops recorded, want 3001" % len(ops))
     else:
         sys.exit("unknown case " + case)
     print("%s: %d records as expected" % (case, len(recs)))
