@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """docs/pkb.md's results tables from `parascope-cli pkb report SUITE --json` files (no number typed by hand).
 
-  scripts/pkb/results_tables.py --w1 w1.json [--one-gpu og8.json]   # Markdown on stdout
+  scripts/pkb/results_tables.py [--w1 w1.json] [--one-gpu og2.json] [--one-gpu og8.json] [--pkb PKB_DIR]
+Markdown on stdout. With --pkb, a task of PKB's reference/ folder that a suite did not run gets a
+row that says so.
 """
 import argparse
 import json
+import os
+import re
 import statistics
 
 
@@ -28,10 +32,25 @@ def cell(s):
     return (s or "").replace("|", "\\|")
 
 
-def suite_table(r, reference_label):
+def pkb_tasks(pkb):
+    """(id, stem) of every reference in PKB's reference/ folder."""
+    out = []
+    for f in os.listdir(os.path.join(pkb, "reference")):
+        m = re.match(r"(\d+)_.*\.py$", f)
+        if m:
+            out.append((int(m.group(1)), f[:-3]))
+    return sorted(out)
+
+
+def suite_table(r, reference_label, all_tasks=()):
     out = [f"| id | task | {reference_label} | bound | gap | binds | best design (predicted) | speed-up | note |",
            "|---:|---|---:|---:|---:|---|---|---:|---|"]
-    for t in sorted(r["tasks"], key=lambda t: t["id"]):
+    have = {t["id"] for t in r["tasks"]}
+    missing = [{"id": i, "stem": stem, "status": "not run"} for i, stem in all_tasks if i not in have]
+    for t in sorted(r["tasks"] + missing, key=lambda t: t["id"]):
+        if t["status"] == "not run":
+            out.append(f"| {t['id']} | {t['stem']} | not run | | | | | | the device time ran out before it |")
+            continue
         if t["status"] != "ok":
             out.append(f"| {t['id']} | {t['stem']} | failed | | | | | | {cell(t['reason'])} |")
             continue
@@ -76,20 +95,28 @@ def eval_table(r):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--w1", required=True)
-    ap.add_argument("--one-gpu")
+    ap.add_argument("--w1")
+    ap.add_argument("--one-gpu", action="append", default=[])
+    ap.add_argument("--pkb", help="PKB checkout: rows for the tasks a suite did not run")
     a = ap.parse_args()
-    w1 = json.load(open(a.w1))
-    print(f"**World 1** ({w1['suite']['world']} rank, {w1['suite']['m']}x{w1['suite']['n']} {w1['suite']['dtype']}; "
-          f"bound on {w1['machine']['name']}): {summary(w1)}.\n")
-    print(suite_table(w1, "PKB reference"))
-    if a.one_gpu:
-        og = json.load(open(a.one_gpu))
-        print(f"\n**N = {og['suite']['world']} through the one-GPU mode** (rank 0 of {og['suite']['world']} on the one GPU; "
-              f"bound and designs on {og['machine']['name']}): {summary(og)}. The reference column is PKB's one-GPU "
-              "time plus NCCL's collectives as modelled (`designs.reference_us`), what the gap and the speed-up are "
-              "against.\n")
-        print(suite_table(og, "reference (one GPU + modelled NCCL)"))
+    all_tasks = pkb_tasks(a.pkb) if a.pkb else []
+    w1 = json.load(open(a.w1)) if a.w1 else None
+    if w1:
+        print(f"**World 1** ({w1['suite']['world']} rank, {w1['suite']['m']}x{w1['suite']['n']} {w1['suite']['dtype']}; "
+              f"bound on {w1['machine']['name']}): {summary(w1)}.\n")
+        print(suite_table(w1, "PKB reference", all_tasks))
+    for path in a.one_gpu:
+        og = json.load(open(path))
+        n = og["suite"]["world"]
+        ran = len(og["tasks"])
+        not_run = f"; {len(all_tasks) - ran} not run" if all_tasks and len(all_tasks) > ran else ""
+        print(f"\n**N = {n} through the one-GPU mode** (rank 0 of {n} on the one GPU; "
+              f"bound and designs on {og['machine']['name']}): {summary(og)}{not_run}. The reference column is PKB's "
+              "one-GPU time plus NCCL's collectives as modelled (`designs.reference_us`), what the gap and the speed-up "
+              "are against.\n")
+        print(suite_table(og, "reference (one GPU + modelled NCCL)", all_tasks))
+    if not w1:
+        return
     print("\n**PKB's eval of Parascope's solutions at world 1** (one rank: every collective is a local copy, so "
           "these are world-1 numbers, not the multi-GPU ones the kernels are for; the predicted speed-up was written "
           "by `pkb solutions` before the eval ran):\n")

@@ -92,6 +92,22 @@ TEST_CASE("pkb: op shapes from PyTorch's NVTX op ranges") {
   CHECK(add.flops == 0);
   CHECK(add.hbm_bytes == 2097152.0 + 2048.0);
   CHECK(add.work_source == "inputs read once");
+  // a gather reads the rows it picks: 68_gnn_sparse_feature_fetch_projection's aten::index of 20000
+  // rows of 256 bf16 from a 55.5 M-row table: 2 x 20000 x 256 x 2 bytes + 20000 int64 indices, not 28 GB
+  OpShape idx = *parse_nvtx_op("aten::index, seq = 5, op_id = 11, sizes = [[55500000, 256], [20000]]");
+  compute_op_work(idx, "bfloat16");
+  CHECK(idx.hbm_bytes == 2.0 * 20000 * 256 * 2 + 8.0 * 20000);
+  CHECK(idx.work_source == "rows gathered");
+  OpShape emb = *parse_nvtx_op("aten::embedding, seq = 1, op_id = 1, sizes = [[32768, 768], [8, 512], [], [], []]");
+  compute_op_work(emb, "float32");
+  CHECK(emb.hbm_bytes == 2.0 * 8 * 512 * 768 * 4 + 8.0 * 8 * 512);
+  OpShape gat = *parse_nvtx_op("aten::gather, seq = 2, op_id = 3, sizes = [[1024, 1024], [], [1024, 4], []]");
+  compute_op_work(gat, "float32");
+  CHECK(gat.hbm_bytes == 2.0 * 4096 * 4 + 8.0 * 4096);
+  // never more than the table: 2 index tensors of 10 picking single elements of a [4, 4] table
+  OpShape small = *parse_nvtx_op("aten::index, seq = 6, op_id = 12, sizes = [[4, 4], [10], [10]]");
+  compute_op_work(small, "float32");
+  CHECK(small.hbm_bytes == 2.0 * 10 * 4 + 8.0 * 10);
   CHECK_FALSE(parse_nvtx_op("aten::empty, seq = 1, op_id = 2"));
   CHECK_FALSE(parse_nvtx_op("aten::cat, sizes = [[1024, 1"));  // cut off
 }

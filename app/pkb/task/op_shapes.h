@@ -19,7 +19,7 @@ struct OpShape {
   double hbm_bytes = 0;  // GEMMs: inputs + output; others: inputs (lower bound)
   bool gemm = false;     // a 2-D GEMM with m, n, k
   int64_t m = 0, n = 0, k = 0;
-  std::string work_source;  // "op shapes" (GEMM formula) or "inputs read once"
+  std::string work_source;  // "op shapes" (GEMM formula), "rows gathered" (index, embedding, gather) or "inputs read once"
 };
 
 // The op name and sizes of an NVTX op range; nullopt when the name has no "sizes = [...]".
