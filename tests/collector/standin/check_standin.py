@@ -66,7 +66,7 @@ def need(python, statement, what):
     r = subprocess.run([python, "-c", statement], capture_output=True, timeout=120)
     if r.returncode != 0:
         v = subprocess.run([python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
-        print("SKIP: torch %s here lacks %s" % (v.stdout.strip() or "?", what))
+        print("SKIPPED: torch %s here lacks %s" % (v.stdout.strip() or "?", what))
         sys.exit(77)
 
 
@@ -81,7 +81,7 @@ def main():
     case = sys.argv[1]
     python = torch_python()
     if python is None:
-        print("SKIP: no Python here imports torch.distributed (apt-get install python3-torch)")
+        print("SKIPPED: no Python here imports torch.distributed (apt-get install python3-torch)")
         sys.exit(77)
     W = ["wait"]
     if case == "ddp":

@@ -12,7 +12,7 @@ for c in "${PARASCOPE_TORCH_PYTHON:-}" python3 /usr/bin/python3; do
   [ -n "$c" ] || continue
   if "$c" -c "import torch.distributed as d; assert d.is_available()" >/dev/null 2>&1; then py=$c; break; fi
 done
-[ -n "$py" ] || { echo "SKIP: no Python here imports torch.distributed"; exit 77; }
+[ -n "$py" ] || { echo "SKIPPED: no Python here imports torch.distributed"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$cli" record --world 4 --rank 0,2 --no-collector -q -o "$dir/rec" -- "$py" "$here/tp_mlp.py"
