@@ -107,7 +107,7 @@ if [ "$mode" = configure ]; then
 fi
 step test scripts/test
 step run "env -u DISPLAY -u WAYLAND_DISPLAY scripts/run"
-png=$root/src/parascope/out/timeline.png
-[ -s "$png" ] || { echo "fresh-debian: scripts/run rendered no out/timeline.png" >&2; exit 1; }
-cp "$png" "$logs/timeline.png"
-say "a bare Debian 12 builds, tests and renders: $logs/timeline.png"
+png=$root/src/parascope/out/first-view.png
+[ -s "$png" ] || { echo "fresh-debian: scripts/run rendered no out/first-view.png" >&2; exit 1; }
+cp "$png" "$logs/first-view.png"
+say "a bare Debian 12 builds, tests and renders: $logs/first-view.png"
