@@ -8,6 +8,7 @@
 //   --show DOCK[,DOCK] raise those docks (links, topology, roofline, overlap, whatif, ...)
 //   --whatif "K=V ..." with --show whatif: set the knobs and run the prediction
 //   --machine NAME     with --show whatif: predict on that preset (alone: the plain replay there)
+//   --whatif-step RE   with --show whatif: step ranges named RE when there is no ProfilerStep#N
 //   --compare TRACE    with --show diff: diff INPUT against TRACE
 //   --dock-size PX     with --show: the last dock's height (bottom) or width (side)
 //   --pkb-suite DIR    open a ParallelKernelBench suite folder (`parascope-cli pkb run`) in the PKB
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
   cli.addOption({"dock-size", "With --show: the last dock's height (bottom docks) or width (side docks) in pixels.", "pixels"});
   cli.addOption({"whatif", "First view, with --show whatif: set these knobs (\"k=v k=v\") and run the prediction.", "knobs"});
   cli.addOption({"machine", "First view, with --show whatif: predict on the topology preset <name> (hgx_h200x8, ...).", "name"});
+  cli.addOption({"whatif-step", "First view, with --show whatif: step ranges are those named <regex> when the trace has no "
+                                "ProfilerStep#N (as parascope-cli whatif --step).", "regex"});
   cli.addOption({"compare", "First view, with --show diff: compare INPUT with <trace> (a file or directory).", "trace"});
   cli.addOption({"pkb-suite", "Open a ParallelKernelBench suite folder in the PKB suite dock (with --screenshot: its first task too).", "dir"});
   cli.addPositionalArgument("INPUT", "Trace files or directories of per-rank files.", "[INPUT...]");
@@ -111,9 +114,13 @@ int main(int argc, char** argv) {
         if (!window.raise_dock(docks[i], px)) std::fprintf(stderr, "parascope: --show: no dock named %s\n", qPrintable(docks[i]));
       }
     }
-    if (cli.isSet("whatif") || cli.isSet("machine")) {  // the machine and knobs, then one run, as a user would
+    if (cli.isSet("whatif") || cli.isSet("machine") || cli.isSet("whatif-step")) {  // steps, machine, knobs, then one run
       parascope::gui::WhatIfView* v = window.whatif();
       v->wait();
+      if (cli.isSet("whatif-step")) {
+        v->set_step_pattern(cli.value("whatif-step"));
+        v->wait();
+      }
       if (cli.isSet("machine") && !v->set_machine(cli.value("machine"))) {
         std::fprintf(stderr, "parascope: --machine: no preset %s\n", qPrintable(cli.value("machine")));
         if (shot) QApplication::exit(2);

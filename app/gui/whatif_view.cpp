@@ -36,6 +36,7 @@ struct WhatIfView::Prepared {
   std::shared_ptr<const whatif::DepGraph> graph;
   std::shared_ptr<whatif::CommCache> cache = std::make_shared<whatif::CommCache>();  // shared by every run on this trace
   std::vector<std::pair<std::string, std::string>> trace_values;
+  QString step_pattern;  // what the graph's steps were found with
   QString error;
 };
 
@@ -84,6 +85,15 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   mrow->addWidget(new QLabel(tr("Machine"), left));
   mrow->addWidget(machine_, 1);
   lv->addLayout(mrow);
+  steps_ = new QLineEdit(left);
+  steps_->setPlaceholderText(tr("ProfilerStep#N, else the whole trace"));
+  steps_->setToolTip(tr("Step ranges when the trace has no ProfilerStep#N: a regular expression for their names, as "
+                        "`parascope-cli whatif --step` (\"^step \" for NVTX ranges \"step 0\", \"step 1\", ...)"));
+  auto* srow0 = new QHBoxLayout;
+  srow0->addWidget(new QLabel(tr("Steps"), left));
+  srow0->addWidget(steps_, 1);
+  lv->addLayout(srow0);
+  connect(steps_, &QLineEdit::editingFinished, this, [this] { set_step_pattern(steps_->text()); });
   auto* form_host = new QWidget(left);
   form_ = new QGridLayout(form_host);
   form_->setContentsMargins(0, 0, 0, 0);
@@ -255,16 +265,33 @@ void WhatIfView::showEvent(QShowEvent* e) {
   if (trace_ && !prepared_ && !preparing_) prepare();
 }
 
+void WhatIfView::set_step_pattern(const QString& pattern) {
+  if (steps_->text() != pattern) steps_->setText(pattern);
+  const QString built = prepared_ ? prepared_->step_pattern : QString();
+  if (!trace_ || (prepared_ && built == pattern)) return;
+  if (!prepared_ && !preparing_) return;  // built with it when the dock is first shown
+  prepared_.reset();
+  run_->setEnabled(false);
+  sweep_->setEnabled(false);
+  prepare();
+}
+
+QString WhatIfView::step_pattern() const { return steps_->text(); }  // as typed: "^step " ends in a space
+
 void WhatIfView::prepare() {
   preparing_ = true;
   status_->setText(tr("building the dependency graph…"));
   auto t = trace_;
+  const QString pattern = step_pattern();
   jobs_.start(
-      [t]() -> std::shared_ptr<const Prepared> {
+      [t, pattern]() -> std::shared_ptr<const Prepared> {
         auto p = std::make_shared<Prepared>();
         p->trace = t;
+        p->step_pattern = pattern;
         try {
-          p->graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(*t));
+          whatif::GraphOptions go;
+          go.step_regex = pattern.toStdString();
+          p->graph = std::make_shared<const whatif::DepGraph>(whatif::build_dep_graph(*t, go));
           p->trace_values = whatif::trace_knob_values(*p->graph);
         } catch (const std::exception& e) {
           p->error = QString::fromUtf8(e.what());
@@ -288,11 +315,15 @@ void WhatIfView::prepare() {
           }
           const auto& g = *prepared_->graph;
           machine_->setItemText(0, automatic_machine_text(std::max(1, g.gpu_count())));
-          status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps: set knobs and Run, or Sweep")
+          QString step_note;  // a pattern that is bad or matches nothing: the graph's warning says so
+          for (const std::string& w : g.diagnostics.warnings)
+            if (step_note.isEmpty() && w.find("--step") != std::string::npos) step_note = " (" + qstr(w) + ")";
+          status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps%5: set knobs and Run, or Sweep")
                                .arg(g.nodes.size())
                                .arg(g.groups.size())
                                .arg(g.gpu_count())
-                               .arg(g.steps.size()));
+                               .arg(g.steps.size())
+                               .arg(step_note));
           run_->setEnabled(true);
           sweep_->setEnabled(true);
         }

@@ -43,6 +43,10 @@ class WhatIfView : public QWidget {
   enum Tab { kTimelineTab = 0, kComparisonTab, kSweepTab };
   explicit WhatIfView(QWidget* parent = nullptr);
   void set_trace(std::shared_ptr<const Trace> trace);
+  // The step ranges' pattern (an ECMAScript regex, as `parascope-cli whatif --step`), used when the
+  // trace has no ProfilerStep#N: "^step " makes each NVTX "step <i>" a step. Rebuilds the graph.
+  void set_step_pattern(const QString& pattern);
+  QString step_pattern() const;
 
   // The form: "" restores the default. Unknown knob names return false.
   bool set_knob(const QString& name, const QString& text);
@@ -105,6 +109,7 @@ class WhatIfView : public QWidget {
   QGridLayout* form_ = nullptr;
   QComboBox* machine_ = nullptr;
   QLineEdit* sweep_spec_ = nullptr;
+  QLineEdit* steps_ = nullptr;  // the step pattern; the graph was built with prepared_'s copy of it
   QPushButton* run_ = nullptr;
   QPushButton* sweep_ = nullptr;
   QPushButton* compare_ = nullptr;

@@ -179,6 +179,30 @@ TEST_CASE("The what-if dock builds its graph only once it is shown", "[app][view
   CHECK(v.status().contains("2 GPUs"));
 }
 
+TEST_CASE("The what-if dock's Steps field finds NVTX step ranges, as whatif --step does", "[app][views][whatif]") {
+  test::qt_app();
+  // the one-GPU recording of the small GPT (rank 0 of 2): NVTX "step 0" .. "step 5", no ProfilerStep#N
+  const auto trace = std::make_shared<const Trace>(load_trace({test::source_path("resources/captures/h200_onegpu_2026-12-02/rec/gpt_n2")}));
+  gui::WhatIfView v;
+  v.set_trace(trace);
+  v.show();
+  v.wait();
+  INFO(v.status().toStdString());
+  CHECK(v.status().contains(", 1 steps"));  // nothing says where steps are: the whole trace
+  v.set_step_pattern("^step ");
+  CHECK(v.busy());  // the graph is built again with the pattern
+  v.wait();
+  INFO(v.status().toStdString());
+  CHECK(v.step_pattern() == "^step ");
+  CHECK(v.status().contains(", 6 steps"));
+  v.set_step_pattern("^no such range$");
+  v.wait();
+  CHECK(v.status().contains("no range matches --step"));
+  v.set_step_pattern("(");
+  v.wait();
+  CHECK(v.status().contains("not a valid regular expression"));
+}
+
 TEST_CASE("The wheel over an unfocused knob scrolls the what-if form and leaves the knob alone", "[app][views][whatif]") {
   // issue 18 item 2: the wheel over the form changed `overlap` from "default (inter_sm)" to
   // "intra_sm" while the form did not scroll
