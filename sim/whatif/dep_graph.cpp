@@ -13,6 +13,7 @@
 #include "trace/core/analysis/device_activity.h"
 #include "sim/whatif/world_graph.h"
 #include "trace/core/classify.h"
+#include "trace/core/step_name.h"
 
 namespace parascope::whatif {
 
@@ -905,10 +906,7 @@ void Builder::add_steps() {
       }
     }
   };
-  scan([](std::string_view n) {
-    if (n.rfind("ProfilerStep#", 0) != 0 || n.size() == 13) return false;
-    return std::all_of(n.begin() + 13, n.end(), [](char c) { return c >= '0' && c <= '9'; });
-  });
+  scan(is_profiler_step_name);
   if (found.empty() && !o_.step_regex.empty()) {
     std::regex re;
     try {

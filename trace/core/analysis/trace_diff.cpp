@@ -11,15 +11,11 @@
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/overlap.h"
 #include "trace/core/analysis/window_activity.h"
+#include "trace/core/step_name.h"
 
 namespace parascope {
 
 namespace {
-
-bool is_profiler_step(std::string_view n) {
-  if (n.rfind("ProfilerStep#", 0) != 0 || n.size() == 13) return false;
-  return std::all_of(n.begin() + 13, n.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 uint64_t key(EventRef r) { return (static_cast<uint64_t>(r.track) << 32) | r.index; }
 
@@ -282,7 +278,7 @@ TraceSteps find_steps(const Trace& trace, const std::string& pattern) {
       }
     }
   };
-  scan(is_profiler_step);
+  scan(is_profiler_step_name);
   out.source = "ProfilerStep#N";
   if (found.empty() && !pattern.empty()) {
     scan([&](std::string_view n) { return std::regex_search(n.begin(), n.end(), *re); });
