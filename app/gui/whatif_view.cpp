@@ -83,16 +83,15 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   machine_->setToolTip(tr("The machine the replay runs on: the trace's own topology, the preset matching its GPUs, or any preset"));
   auto* mrow = new QHBoxLayout;
   mrow->addWidget(new QLabel(tr("Machine"), left));
-  mrow->addWidget(machine_, 1);
-  lv->addLayout(mrow);
+  mrow->addWidget(machine_, 2);
   steps_ = new QLineEdit(left);
-  steps_->setPlaceholderText(tr("ProfilerStep#N, else the whole trace"));
+  steps_->setPlaceholderText(tr("ProfilerStep#N"));
   steps_->setToolTip(tr("Step ranges when the trace has no ProfilerStep#N: a regular expression for their names, as "
                         "`parascope-cli whatif --step` (\"^step \" for NVTX ranges \"step 0\", \"step 1\", ...)"));
-  auto* srow0 = new QHBoxLayout;
-  srow0->addWidget(new QLabel(tr("Steps"), left));
-  srow0->addWidget(steps_, 1);
-  lv->addLayout(srow0);
+  // beside the machine, not a row of its own: the dock's minimum height is what the 1280x720 layout has
+  mrow->addWidget(new QLabel(tr("Steps"), left));
+  mrow->addWidget(steps_, 1);
+  lv->addLayout(mrow);
   connect(steps_, &QLineEdit::editingFinished, this, [this] { set_step_pattern(steps_->text()); });
   auto* form_host = new QWidget(left);
   form_ = new QGridLayout(form_host);
