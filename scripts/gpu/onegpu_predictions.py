@@ -180,13 +180,15 @@ def main():
 
     # overhead: N = 1, real NCCL vs the stand-in, paired
     pairs = []
-    for i in (1, 2, 3):
+    indices = sorted(int(f[len("overhead_real_"):-len(".json")]) for f in os.listdir(untraced_dir)
+                     if re.fullmatch(r"overhead_real_\d+\.json", f))  # every pair run (onegpu_batch: 3, onegpu_extras: PAIRS)
+    for i in indices:
         real, si = load(os.path.join(untraced_dir, "overhead_real_%d.json" % i)), load(os.path.join(untraced_dir, "overhead_standin_%d.json" % i))
         if real and si:
             pairs.append({"pair": i, "real_median_ms": real["median_ms"], "standin_median_ms": si["median_ms"],
                           "ratio": si["median_ms"] / real["median_ms"], "real_ms": real["step_ms"], "standin_ms": si["step_ms"],
                           "standin_backend": si.get("backend"), "real_backend": real.get("backend")})
-    over = {"program": "onegpu_gpt.py (DDP, N = 1, 12 steps after 4 warm-up, no collector)", "pairs": pairs}
+    over = {"program": "onegpu_gpt.py (DDP, N = 1, no collector; steps as the batch ran it)", "pairs": pairs}
     if pairs:
         ratios = [p["ratio"] for p in pairs]
         over.update(median_ratio=statistics.median(ratios), min_ratio=min(ratios), max_ratio=max(ratios))
