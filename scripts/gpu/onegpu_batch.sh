@@ -42,18 +42,9 @@ START=$(date +%s)
 # the device call is killed at 600 s, and then nothing comes back: steps that would start past
 # DEADLINE_S are skipped (rc 125, said in the log) and finish() still tars what was made
 DEADLINE=$(( START + ${DEADLINE_S:-510} ))
-say() { echo "[$(( $(date +%s) - START )) s] $*" | tee -a "$LOGS/batch.log"; }
-run() {  # run NAME TIMEOUT CMD...: an executable (never a shell function: timeout execs it); logs/NAME.log, .rc
-  local name=$1 limit=$2 left=$(( DEADLINE - $(date +%s) ))
-  shift 2
-  if [ "$left" -le 5 ]; then echo 125 > "$LOGS/$name.rc"; say "$name: skipped (batch deadline)"; return; fi
-  [ "$limit" -gt "$left" ] && limit=$left
-  local t0; t0=$(date +%s%N)
-  timeout --kill-after=10 "$limit" "$@" > "$LOGS/$name.log" 2>&1
-  local rc=$?
-  echo "$rc" > "$LOGS/$name.rc"
-  say "$name: exit $rc ($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
-}
+BATCH_LOG=$LOGS/batch.log
+# shellcheck source=batch_steps.sh
+. "$ROOT/scripts/gpu/batch_steps.sh"
 GPU_CORES=0-7
 has() { case " $RERECORD " in *" $1 "*) return 0 ;; esac; return 1; }
 finish() {

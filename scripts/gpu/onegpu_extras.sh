@@ -10,7 +10,8 @@
 # Usage (repo root, GPU machine): PARASCOPE_COMMIT=$(git rev-parse HEAD) OUT=/path \
 #   scripts/gpu/onegpu_extras.sh BIN_DIR   (BIN_DIR: a prebuilt parascope-cli beside libparascope_cupti.so)
 # Back (in $OUT/extras.tar.gz): logs/*.log and .rc, the programs' JSON, the whatif JSON and text,
-# overhead.json (the pairs and their ratios), rec/ (the recordings).
+# onegpu_predictions.py's overhead.json (the pairs and their ratios), predictions.json and
+# summary.txt, rec/ (the recordings).
 set -uo pipefail
 BIN=$(cd "${1:?usage: onegpu_extras.sh BIN_DIR}" && pwd)
 CLI=$BIN/parascope-cli
@@ -26,18 +27,9 @@ export PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 
 export PARASCOPE_PYTHON_DIR=$ROOT/trace/collector/python PARASCOPE_RESOURCES=$ROOT/resources
 START=$(date +%s)
 DEADLINE=$(( START + ${DEADLINE_S:-260} ))
-say() { echo "[$(( $(date +%s) - START )) s] $*" | tee -a "$LOGS/extras.log"; }
-run() {  # run NAME TIMEOUT CMD...
-  local name=$1 limit=$2 left=$(( DEADLINE - $(date +%s) ))
-  shift 2
-  if [ "$left" -le 5 ]; then echo 125 > "$LOGS/$name.rc"; say "$name: skipped (deadline)"; return; fi
-  [ "$limit" -gt "$left" ] && limit=$left
-  local t0; t0=$(date +%s%N)
-  timeout --kill-after=10 "$limit" "$@" > "$LOGS/$name.log" 2>&1
-  local rc=$?
-  echo "$rc" > "$LOGS/$name.rc"
-  say "$name: exit $rc ($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
-}
+BATCH_LOG=$LOGS/extras.log
+# shellcheck source=batch_steps.sh
+. "$ROOT/scripts/gpu/batch_steps.sh"
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv; nproc
   echo "commit ${PARASCOPE_COMMIT:-unknown}"
   python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'nccl', torch.cuda.nccl.version())"
@@ -67,26 +59,11 @@ standin() { run "overhead_standin_$1" 90 env RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 LO
 for i in $(seq 1 "$PAIRS"); do
   if [ $((i % 2)) = 1 ]; then real "$i"; standin "$i"; else standin "$i"; real "$i"; fi
 done
-python3 - "$LOGS" "$PAIRS" > "$LOGS/overhead.json" <<'PY'
-import json, os, statistics, sys
-logs, pairs = sys.argv[1], int(sys.argv[2])
-rows = []
-for i in range(1, pairs + 1):
-    try:
-        r = json.load(open(os.path.join(logs, "overhead_real_%d.json" % i)))["median_ms"]
-        s = json.load(open(os.path.join(logs, "overhead_standin_%d.json" % i)))["median_ms"]
-    except (OSError, KeyError, ValueError):
-        continue
-    rows.append({"pair": i, "order": "real first" if i % 2 else "stand-in first", "real_ms": r, "standin_ms": s,
-                 "ratio": s / r})
-ratios = [r["ratio"] for r in rows]
-out = {"pairs": rows}
-if ratios:
-    out.update({"median_ratio": statistics.median(ratios), "min_ratio": min(ratios), "max_ratio": max(ratios),
-                "median_real_ms": statistics.median(r["real_ms"] for r in rows),
-                "median_standin_ms": statistics.median(r["standin_ms"] for r in rows)})
-print(json.dumps(out, indent=1))
-PY
-say "overhead: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("median_ratio"), d.get("min_ratio"), d.get("max_ratio"))' "$LOGS/overhead.json")"
+# the pairs' ratios (overhead.json), the FSDP2 predictions (predictions.json) and summary.txt, as
+# onegpu_batch.sh makes them (after the deadline too: a few seconds on the CPU)
+timeout 120 python3 scripts/gpu/onegpu_predictions.py --cli "$CLI" --rec "$REC" --logs "$LOGS" \
+  --commit "${PARASCOPE_COMMIT:-unknown}" --out "$LOGS" --jobs 8 > "$LOGS/predictions.log" 2>&1
+say "predictions: exit $?"
+cat "$LOGS/summary.txt" 2> /dev/null
 tar -C "$W" -czf "$OUT/extras.tar.gz" logs rec
 say "done: $(ls -la "$OUT/extras.tar.gz")"

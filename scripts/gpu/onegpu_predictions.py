@@ -232,7 +232,7 @@ def main():
             bad = [r for r in d["results"] if r["status"] != "ok"]
             lines.append("%s: %d ok, %d not ok: %s" % (os.path.basename(name), len(d["results"]) - len(bad), len(bad),
                                                      "; ".join("%s (%s)" % (r["name"], r.get("error", r["status"])[:80]) for r in bad)))
-    for c in ("ddp", "tp", "a2a"):
+    for c in ("ddp", "tp", "a2a", "leak", "funcol", "fsdp"):
         rc = os.path.join(a.logs, "cpu_check_%s.rc" % c)
         if os.path.exists(rc):
             lines.append("stand-in CPU check %s under this torch: exit %s" % (c, open(rc).read().strip()))

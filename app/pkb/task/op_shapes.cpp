@@ -42,9 +42,7 @@ std::string torch_type_name(const std::string& d) {
   if (d == "float64" || d == "double") return "double";
   return {};
 }
-}  // namespace
 
-namespace {
 double numel(const JsonValue& d) {
   double e = 1;
   for (const JsonValue& x : d.items()) e *= x.is_number() ? x.as_double() : 0;
@@ -118,12 +116,8 @@ void compute_op_work(OpShape& s, const std::string& dtype) {
       return;
     }
     double bytes = 0;
-    for (const JsonValue& d : dims.items()) {
-      if (!d.is_array() || d.items().empty()) continue;  // scalars and non-tensors
-      double e = 1;
-      for (const JsonValue& x : d.items()) e *= x.is_number() ? x.as_double() : 0;
-      bytes += e * es;
-    }
+    for (const JsonValue& d : dims.items())
+      if (d.is_array() && !d.items().empty()) bytes += numel(d) * es;  // scalars and non-tensors left out
     s.hbm_bytes = bytes;
     s.work_source = "inputs read once";
   } catch (const std::exception&) {
