@@ -120,6 +120,7 @@ def main():
                 times[name].append(got[name])
     ops = [r for r in recorder.records()[n_records_before:] if r.get("k") == "op"]
     own_ms = sum(r["t1"] - r["t0"] for r in ops) / 1e6 / a.steps
+    per_call_us = [(r["t1"] - r["t0"]) / 1e3 for r in ops] or [0.0]
     ratios = [s / r for s, r in zip(times["standin"], times["real"])]
     res = {"program": "standin_overhead_inproc.py", "backend": a.backend, "device": a.device,
            "batch": a.batch, "seq": a.seq, "steps": a.steps, "warmup": a.warmup, "torch": torch.__version__,
@@ -127,12 +128,14 @@ def main():
            "real_median_ms": statistics.median(times["real"]), "standin_median_ms": statistics.median(times["standin"]),
            "paired_ratio_median": statistics.median(ratios), "paired_ratio_p25": quantile(ratios, 0.25),
            "paired_ratio_p75": quantile(ratios, 0.75), "standin_calls_per_step": len(ops) / a.steps,
-           "standin_own_ms_per_step": own_ms}
+           "standin_own_ms_per_step": own_ms, "standin_own_us_per_call_median": statistics.median(per_call_us),
+           "standin_own_us_per_call_p90": quantile(per_call_us, 0.9)}
     res["ratio_of_medians"] = res["standin_median_ms"] / res["real_median_ms"]
     print("real %.3f ms  stand-in %.3f ms  ratio of medians %.4f  paired ratio median %.4f (25-75 %%: %.4f-%.4f)  "
-          "stand-in's own %.3f ms per step in %.1f calls"
+          "stand-in's own %.3f ms per step in %.1f calls (per call: median %.1f us, p90 %.1f us)"
           % (res["real_median_ms"], res["standin_median_ms"], res["ratio_of_medians"], res["paired_ratio_median"],
-             res["paired_ratio_p25"], res["paired_ratio_p75"], own_ms, res["standin_calls_per_step"]))
+             res["paired_ratio_p25"], res["paired_ratio_p75"], own_ms, res["standin_calls_per_step"],
+             res["standin_own_us_per_call_median"], res["standin_own_us_per_call_p90"]))
     if a.out:
         with open(a.out, "w") as f:
             json.dump(res, f)

@@ -81,6 +81,18 @@ TEST_CASE("pkb: a solutions folder for the real checkout, with predictions writt
   CHECK(back[0].stem == "1_allreduce");
   CHECK(back[0].task_s == Approx(2 * pass));
   fs::remove_all(dir);
+
+  // a relative kernels path is written absolute: PKB's workers run in PKB's folder (a world-1
+  // eval failed 6 of 6 with ".carry/pkb-bin/libparascope_pkb_kernels.so: cannot open shared object file")
+  write_solutions(dir.string(), c, test::source_path("resources/pkb/solutions"), "bin/libparascope_pkb_kernels.so",
+                  predictions);
+  std::ifstream rt2(dir / "parascope_pkb_runtime.py");
+  std::stringstream ss2;
+  ss2 << rt2.rdbuf();
+  const std::string want = "\"" + (fs::current_path() / "bin/libparascope_pkb_kernels.so").string() + "\"";
+  CHECK(ss2.str().find(want) != std::string::npos);
+  CHECK(ss2.str().find("\"bin/libparascope_pkb_kernels.so\"") == std::string::npos);
+  fs::remove_all(dir);
 }
 
 int main(int argc, char** argv) {

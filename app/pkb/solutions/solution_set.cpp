@@ -114,7 +114,9 @@ WrittenSolutions write_solutions(const std::string& dir, const PkbCheckout& chec
   if (ec) throw std::runtime_error(dir + ": cannot create: " + ec.message());
   std::string runtime = read_file(fs::path(templates_dir) / "parascope_pkb_runtime.py");
   const std::string key = "@PARASCOPE_PKB_KERNELS@";
-  if (const size_t at = runtime.find(key); at != std::string::npos) runtime.replace(at, key.size(), kernels_lib);
+  // PKB's workers run in PKB's folder: a path relative to here would not load there
+  const std::string lib = fs::absolute(kernels_lib).lexically_normal().string();
+  if (const size_t at = runtime.find(key); at != std::string::npos) runtime.replace(at, key.size(), lib);
   write_text_file(dir + "/parascope_pkb_runtime.py", runtime);
   for (const SolutionSpec& s : parascope_solutions()) {
     const PkbTask* t = checkout.find(s.id);

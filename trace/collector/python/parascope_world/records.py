@@ -87,6 +87,8 @@ class Recorder:
         self._seq = {}
         self._collector = None
         self._collector_looked = 0.0
+        self._look_every = 0.5
+        self._looked_with_cuda = False
         self._file = _FileSink(log_path) if log_path else None
         self._head_written = False
         self._futures = {}  # op id -> (device) of works whose future was taken and not yet waited
@@ -158,16 +160,24 @@ class Recorder:
         if stream is None:
             return
         rec["stream"] = stream
-        sink = self._sink()
+        # a stream means CUDA is up, and an injected collector loads with CUDA: look once now
+        sink = self._sink(force=not self._looked_with_cuda)
+        self._looked_with_cuda = True
         sid = sink.stream_id(stream) if sink else None
         if sid is not None:
             rec["stream_id"] = sid
 
-    def _sink(self):
-        """The collector once it is in the process (it loads with CUDA); None before."""
-        if self._collector is None and time.monotonic() - self._collector_looked > 0.5:
-            self._collector_looked = time.monotonic()
-            self._collector = _CollectorSink.find()
+    def _sink(self, force=False):
+        """The collector once it is in the process (it loads with CUDA); None before. A look is a
+        failing dlopen (tens of us, on a host-bound step's path when it comes from a DDP hook), so
+        while none is found the looks thin out: 0.5 s apart, doubling to 30 s; force looks now."""
+        if self._collector is None:
+            now = time.monotonic()
+            if force or now - self._collector_looked > self._look_every:
+                self._collector_looked = now
+                self._collector = _CollectorSink.find()
+                if self._collector is None and not force:
+                    self._look_every = min(self._look_every * 2, 30.0)
         return self._collector
 
     def _add(self, rec):
@@ -178,7 +188,7 @@ class Recorder:
             self.flush()
 
     def flush(self, final=False):
-        sink = self._sink()
+        sink = self._sink(force=final)
         if sink is None and not final:
             return  # kept until the collector appears or the program ends
         with self._lock:

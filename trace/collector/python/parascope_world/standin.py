@@ -32,17 +32,28 @@ def _bytes_of(t):
     return t.numel() * t.element_size()
 
 
+# the current stream's cudaStream_t as an int, without building a torch.cuda.Stream per call (the
+# stand-in runs inside DDP's backward hooks: its per-call cost is on a host-bound step's path)
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _stream_handle(device):
+    if _raw_stream is not None:
+        return _raw_stream(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 def _where(t):
     """(device, stream handle) a call on tensor t is issued from; (-1, None) on the CPU."""
     if t is not None and t.is_cuda:
-        dev = t.device.index if t.device.index is not None else torch.cuda.current_device()
-        return dev, torch.cuda.current_stream(dev).cuda_stream
+        dev = t.get_device()
+        return dev, _stream_handle(dev)
     return -1, None
 
 
 def _current_where(device):
     if device is not None and device >= 0:
-        return device, torch.cuda.current_stream(device).cuda_stream
+        return device, _stream_handle(device)
     return -1, None
 
 
