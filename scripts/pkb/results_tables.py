@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """docs/pkb.md's results tables from `parascope-cli pkb report SUITE --json` files (no number typed by hand).
 
-  scripts/pkb/results_tables.py [--w1 w1.json] [--one-gpu og2.json] [--one-gpu og8.json] [--pkb PKB_DIR]
+  scripts/pkb/results_tables.py [--w1 w1.json] [--one-gpu og2.json[,og2_more.json]] [--one-gpu og8.json]
+                                [--pkb PKB_DIR] [--predictions predictions.json]
 Markdown on stdout. With --pkb, a task of PKB's reference/ folder that a suite did not run gets a
-row that says so.
+row that says so. Several reports of one suite's calls, comma-separated: a later file's task
+replaces an earlier one's of the same id (a task run again). --predictions takes the eval table's
+predicted speed-ups from a `pkb solutions` predictions.json written before the eval ran (when the
+eval's own copy was rewritten later without references).
 """
 import argparse
 import json
@@ -80,7 +84,23 @@ def summary(r):
             + ", ".join(f"{k} {v}" for k, v in sorted(binds.items())))
 
 
-def eval_table(r):
+def load_reports(paths):
+    """One report from several of the same suite (comma-separated): tasks by id, the later wins."""
+    files = [json.load(open(p)) for p in paths.split(",")]
+    r = files[0]
+    by_id = {}
+    for f in files:
+        if f["suite"]["world"] != r["suite"]["world"] or f["machine"]["name"] != r["machine"]["name"]:
+            raise SystemExit("%s: another suite's report (world or machine differs)" % paths)
+        for t in f["tasks"]:
+            by_id[t["id"]] = t
+    r["tasks"] = [by_id[i] for i in sorted(by_id)]
+    r["tasks_ok"] = sum(t["status"] == "ok" for t in r["tasks"])
+    r["tasks_failed"] = len(r["tasks"]) - r["tasks_ok"]
+    return r
+
+
+def eval_table(r, predicted=None):
     out = ["| task | Parascope kernel | PKB eval | PKB reference | solution | measured speed-up | predicted (before the eval) |",
            "|---|---|---|---:|---:|---:|---:|"]
     for t in sorted(r["tasks"], key=lambda t: t["id"]):
@@ -89,7 +109,7 @@ def eval_table(r):
             continue
         out.append(f"| {t['stem']} | {s['kernel']} | {'PASS' if s['correct'] else 'FAIL ' + cell(s['reason'])} | "
                    f"{s['reference_ms']:.4f} ms | {s['solution_ms']:.4f} ms | {s['measured_speedup']:.2f}x | "
-                   f"{s['predicted_speedup']:.2f}x |")
+                   f"{(predicted or {}).get(t['stem'], s['predicted_speedup']) or 0:.2f}x |")
     return "\n".join(out)
 
 
@@ -98,15 +118,19 @@ def main():
     ap.add_argument("--w1")
     ap.add_argument("--one-gpu", action="append", default=[])
     ap.add_argument("--pkb", help="PKB checkout: rows for the tasks a suite did not run")
+    ap.add_argument("--predictions", help="pkb solutions' predictions.json written before the eval")
     a = ap.parse_args()
     all_tasks = pkb_tasks(a.pkb) if a.pkb else []
-    w1 = json.load(open(a.w1)) if a.w1 else None
+    w1 = load_reports(a.w1) if a.w1 else None
+    predicted = None
+    if a.predictions:
+        predicted = {p["stem"]: p.get("predicted_speedup") for p in json.load(open(a.predictions))["predictions"]}
     if w1:
         print(f"**World 1** ({w1['suite']['world']} rank, {w1['suite']['m']}x{w1['suite']['n']} {w1['suite']['dtype']}; "
               f"bound on {w1['machine']['name']}): {summary(w1)}.\n")
         print(suite_table(w1, "PKB reference", all_tasks))
     for path in a.one_gpu:
-        og = json.load(open(path))
+        og = load_reports(path)
         n = og["suite"]["world"]
         ran = len(og["tasks"])
         not_run = f"; {len(all_tasks) - ran} not run" if all_tasks and len(all_tasks) > ran else ""
@@ -120,7 +144,7 @@ def main():
     print("\n**PKB's eval of Parascope's solutions at world 1** (one rank: every collective is a local copy, so "
           "these are world-1 numbers, not the multi-GPU ones the kernels are for; the predicted speed-up was written "
           "by `pkb solutions` before the eval ran):\n")
-    print(eval_table(w1))
+    print(eval_table(w1, predicted))
 
 
 if __name__ == "__main__":
