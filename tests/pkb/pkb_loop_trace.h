@@ -29,7 +29,10 @@ struct PkbLoopTrace {
 // c10d_events: after each timed iteration's nccl launch, c10d's own event as ProcessGroupNCCL makes
 // it at world 1 on the H200: cudaEventCreateWithFlags [h_k + 700, +30), cudaGetDevice [h_k + 740,
 // +10), cudaEventRecord [h_k + 760, +30), cudaEventDestroy [h_k + 800, +30) - not a PKB event.
-inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false) {
+// kept_events: after that, an event the call keeps (a work's end event, a task's stream event):
+// cudaEventCreateWithFlags [h_k + 900, +30), cudaGetDevice [h_k + 940, +10), cudaEventRecord
+// [h_k + 960, +30), never destroyed in the loop - one per iteration between PKB's.
+inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false, bool kept_events = false) {
   TraceBuilder b;
   Process p;
   p.rank = 0;
@@ -98,6 +101,11 @@ inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false) {
       api("cudaGetDevice", h + 740, 10);
       api("cudaEventRecord", h + 760, 30);
       api("cudaEventDestroy", h + 800, 30);
+    }
+    if (kept_events) {
+      api("cudaEventCreateWithFlags", h + 900, 30);
+      api("cudaGetDevice", h + 940, 10);
+      api("cudaEventRecord", h + 960, 30);
     }
   }
   api("cudaDeviceSynchronize", 130300, 40700);  // [h_4 + 300, 171000)

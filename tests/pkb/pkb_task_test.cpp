@@ -66,6 +66,25 @@ TEST_CASE("pkb: c10d's own create/record/destroy events inside the loop are not 
   CHECK(w.iterations[1].gpu_ops.size() == 2);
 }
 
+TEST_CASE("pkb: events a call keeps inside the loop are not PKB's iterations: every k-th record is") {
+  // 9 kept records between the warm-up's synchronise and the loop's: PKB's 5 and one per call (4).
+  // Taking the last 5 before the elapsed-time calls (the old rule) started the window at h_2:
+  // 1/2 of the loop, as on 26 of PKB's tasks at world 1 on the H200
+  for (const bool c10d : {false, true}) {
+    const auto ex = test::make_pkb_loop_trace(c10d, true);
+    const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
+    REQUIRE(w.found);
+    CHECK(w.note == "2 kept event records per iteration between the loop's synchronises: every 2th is PKB's");
+    CHECK(w.loop_host_start == 50000);
+    CHECK(w.gpu_start == 50200);
+    CHECK(w.gpu_end == 170500);
+    REQUIRE(w.iterations.size() == 4);
+    CHECK(w.iterations[1].host_start == 70100);
+    CHECK(w.iterations[1].host_end == 90100);
+    CHECK(w.iterations[1].gpu_ops.size() == 2);
+  }
+}
+
 TEST_CASE("pkb: a trace cut to the first call and the timed loop keeps both and drops the warm-up") {
   auto ex = test::make_pkb_loop_trace();
   const std::vector<TaskWindow> ws = find_task_windows(ex.trace, 4);

@@ -133,18 +133,54 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
         }
         return false;
       };
-      std::vector<size_t> records, creates;
+      auto pkb_like = [&](size_t i) {  // a record right after its create, its event kept
+        return calls[i].kind == ApiCall::kRecord && created_by(i) != std::string::npos && !destroyed_after(i);
+      };
+      const size_t want = static_cast<size_t>(iters) + 1;
+      std::vector<size_t> records;
+      // PKB's loop lies between the synchronise that ends the warm-up and the one before the
+      // elapsed-time calls: its first record there is event 0 and its last event `iters`. Other
+      // events that are kept (c10d's work events, a task's own stream events) come a fixed number
+      // per call, so with k records per iteration every k-th is PKB's.
+      size_t sync_after = std::string::npos, sync_before = std::string::npos;
       for (size_t i = run_first; i-- > 0;) {
-        if (calls[i].kind != ApiCall::kRecord) continue;
-        const size_t c = created_by(i);
-        if (c == std::string::npos || destroyed_after(i)) continue;
-        records.push_back(i);
-        creates.push_back(c);
-        if (records.size() == static_cast<size_t>(iters) + 1) break;
+        if (calls[i].kind != ApiCall::kDeviceSync) continue;
+        if (sync_after == std::string::npos) {
+          sync_after = i;
+        } else {
+          sync_before = i;
+          break;
+        }
       }
-      std::reverse(records.begin(), records.end());
-      std::reverse(creates.begin(), creates.end());
-      if (records.size() != static_cast<size_t>(iters) + 1) {
+      std::vector<size_t> between;
+      if (sync_after != std::string::npos)
+        for (size_t i = sync_before == std::string::npos ? 0 : sync_before + 1; i < sync_after; ++i)
+          if (pkb_like(i)) between.push_back(i);
+      if (between.size() == want) {
+        records = between;
+      } else if (between.size() > want && (between.size() - 1) % static_cast<size_t>(iters) == 0) {
+        const size_t k = (between.size() - 1) / static_cast<size_t>(iters);
+        for (size_t j = 0; j < want; ++j) records.push_back(between[j * k]);
+        w.note += std::string(w.note.empty() ? "" : "; ") + std::to_string(k) +
+                  " kept event records per iteration between the loop's synchronises: every " + std::to_string(k) +
+                  "th is PKB's";
+      } else {
+        // a task that synchronises inside its call leaves fewer between the last two: the last
+        // iters + 1 before the elapsed-time calls, whatever sits between them
+        for (size_t i = run_first; i-- > 0;) {
+          if (!pkb_like(i)) continue;
+          records.push_back(i);
+          if (records.size() == want) break;
+        }
+        std::reverse(records.begin(), records.end());
+        if (between.size() > want)
+          w.note += std::string(w.note.empty() ? "" : "; ") + std::to_string(between.size()) +
+                    " kept event records between the loop's synchronises, not 1 + a multiple of " + std::to_string(iters) +
+                    ": the last " + std::to_string(want) + " are taken";
+      }
+      std::vector<size_t> creates;
+      for (size_t r : records) creates.push_back(created_by(r));
+      if (records.size() != want) {
         w.note = "found " + std::to_string(records.size()) + " timing event records before the elapsed-time calls, expected " +
                  std::to_string(iters + 1);
         best = w;

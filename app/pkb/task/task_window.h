@@ -2,8 +2,10 @@
 // and a device synchronise, one CUDA event is recorded before the first timed call and one after
 // each call (torch creates each event at its first record: cudaEventCreate* then cudaEventRecord*
 // on the worker's thread), then a synchronise and one cudaEventElapsedTime per event pair plus one
-// for the total. So the run of elapsed-time calls gives the iteration count, and the last
-// (iterations + 1) create→record pairs before it delimit the iterations on the host; each
+// for the total. So the run of elapsed-time calls gives the iteration count, and the create→record
+// pairs between the synchronise after the warm-up and the one before those calls delimit the
+// iterations on the host (events destroyed at once are c10d's; with k kept records per iteration,
+// every k-th is PKB's); each
 // iteration's GPU work is what its host interval launched (launch flows). The task's first call
 // (before the worker's first cudaDeviceSynchronize after a launch) is where the shape hook recorded
 // op shapes.
