@@ -31,8 +31,9 @@ struct PkbLoopTrace {
 // +10), cudaEventRecord [h_k + 760, +30), cudaEventDestroy [h_k + 800, +30) - not a PKB event.
 // kept_events: after that, an event the call keeps (a work's end event, a task's stream event):
 // cudaEventCreateWithFlags [h_k + 900, +30), cudaGetDevice [h_k + 940, +10), cudaEventRecord
-// [h_k + 960, +30), never destroyed in the loop - one per iteration between PKB's.
-inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false, bool kept_events = false) {
+// [h_k + 960, +30), never destroyed in the loop - in every iteration k with k % kept_every == 0
+// (0: none; 1: one per iteration between PKB's; 2: iterations 0 and 2 only).
+inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false, int kept_every = 0) {
   TraceBuilder b;
   Process p;
   p.rank = 0;
@@ -102,7 +103,7 @@ inline PkbLoopTrace make_pkb_loop_trace(bool c10d_events = false, bool kept_even
       api("cudaEventRecord", h + 760, 30);
       api("cudaEventDestroy", h + 800, 30);
     }
-    if (kept_events) {
+    if (kept_every > 0 && k % kept_every == 0) {
       api("cudaEventCreateWithFlags", h + 900, 30);
       api("cudaGetDevice", h + 940, 10);
       api("cudaEventRecord", h + 960, 30);

@@ -71,7 +71,7 @@ TEST_CASE("pkb: events a call keeps inside the loop are not PKB's iterations: ev
   // Taking the last 5 before the elapsed-time calls (the old rule) started the window at h_2:
   // 1/2 of the loop, as on 26 of PKB's tasks at world 1 on the H200
   for (const bool c10d : {false, true}) {
-    const auto ex = test::make_pkb_loop_trace(c10d, true);
+    const auto ex = test::make_pkb_loop_trace(c10d, 1);
     const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
     REQUIRE(w.found);
     CHECK(w.note == "2 kept event records per iteration between the loop's synchronises: every 2th is PKB's");
@@ -82,6 +82,27 @@ TEST_CASE("pkb: events a call keeps inside the loop are not PKB's iterations: ev
     CHECK(w.iterations[1].host_start == 70100);
     CHECK(w.iterations[1].host_end == 90100);
     CHECK(w.iterations[1].gpu_ops.size() == 2);
+  }
+}
+
+TEST_CASE("pkb: kept records that are not a fixed number per call: the whole loop, split by host time") {
+  // 7 kept records between the synchronises (PKB's 5, iterations 0 and 2 one more each): not
+  // 1 + a multiple of 4, so the loop runs from event 0 to event 4 and the boundaries are the
+  // records nearest to h_0 + 100 + 20000 j - PKB's own, here. The last 5 records (the rule before)
+  // started at iteration 1's record
+  const auto ex = test::make_pkb_loop_trace(false, 2);
+  const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
+  REQUIRE(w.found);
+  CHECK(w.note ==
+        "7 kept event records between the loop's synchronises, not 1 + a multiple of 4: the loop from the first to the last, "
+        "its iterations split by host time");
+  CHECK(w.loop_host_start == 50000);
+  CHECK(w.gpu_start == 50200);
+  CHECK(w.gpu_end == 170500);
+  REQUIRE(w.iterations.size() == 4);
+  for (int k = 0; k < 4; ++k) {
+    CHECK(w.iterations[k].host_start == 50100 + 20000 * k);
+    CHECK(w.iterations[k].gpu_ops.size() == 2);
   }
 }
 

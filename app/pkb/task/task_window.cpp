@@ -164,6 +164,30 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
         w.note += std::string(w.note.empty() ? "" : "; ") + std::to_string(k) +
                   " kept event records per iteration between the loop's synchronises: every " + std::to_string(k) +
                   "th is PKB's";
+      } else if (between.size() > want) {
+        // kept records that are not a fixed number per call (the caching allocator's stream
+        // events, a work event now and then): the loop still runs from the first record after the
+        // warm-up's synchronise (event 0) to the last before the loop's (event `iters`); the
+        // iterations between are split at the records nearest to equal steps of host time
+        const TimeNs t0 = calls[between.front()].start, t1 = calls[between.back()].start;
+        records.push_back(between.front());
+        size_t pos = 0;
+        for (size_t j = 1; j < want - 1; ++j) {
+          const TimeNs target = t0 + static_cast<TimeNs>(static_cast<double>(t1 - t0) * static_cast<double>(j) / iters);
+          const size_t last_allowed = between.size() - 1 - (want - 1 - j);  // leave one per later boundary
+          size_t best_pos = pos + 1;
+          for (size_t q = pos + 1; q <= last_allowed; ++q) {
+            const auto d = [&](size_t x) { const TimeNs ts = calls[between[x]].start; return ts > target ? ts - target : target - ts; };
+            if (d(q) < d(best_pos)) best_pos = q;
+            if (calls[between[q]].start > target) break;
+          }
+          pos = best_pos;
+          records.push_back(between[pos]);
+        }
+        records.push_back(between.back());
+        w.note += std::string(w.note.empty() ? "" : "; ") + std::to_string(between.size()) +
+                  " kept event records between the loop's synchronises, not 1 + a multiple of " + std::to_string(iters) +
+                  ": the loop from the first to the last, its iterations split by host time";
       } else {
         // a task that synchronises inside its call leaves fewer between the last two: the last
         // iters + 1 before the elapsed-time calls, whatever sits between them
@@ -173,10 +197,6 @@ std::vector<TaskWindow> find_task_windows(const Trace& t, int want_iterations) {
           if (records.size() == want) break;
         }
         std::reverse(records.begin(), records.end());
-        if (between.size() > want)
-          w.note += std::string(w.note.empty() ? "" : "; ") + std::to_string(between.size()) +
-                    " kept event records between the loop's synchronises, not 1 + a multiple of " + std::to_string(iters) +
-                    ": the last " + std::to_string(want) + " are taken";
       }
       std::vector<size_t> creates;
       for (size_t r : records) creates.push_back(created_by(r));
