@@ -10,6 +10,7 @@
 
 #include "gui/data_table_model.h"
 #include "gui/presets.h"
+#include "trace/core/time.h"
 
 namespace parascope::gui {
 
@@ -62,6 +63,8 @@ PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
 }
 
 QString PkbSuiteView::status_text() const { return status_->text(); }
+QString PkbSuiteView::task_text() const { return task_status_->text(); }
+QString PkbSuiteView::task_tooltip() const { return task_status_->toolTip(); }
 
 void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
   report_.reset();
@@ -120,21 +123,32 @@ void PkbSuiteView::show_task(const pkb::TaskReport& t) {
   breakdown_model_->set_table(t.analyzed ? pkb::breakdown_table(t) : DataTable{});
   ops_model_->set_table(t.analyzed ? pkb::operations_table(t) : DataTable{});
   designs_model_->set_table(t.analyzed ? pkb::designs_table(t) : DataTable{});
+  task_status_->setToolTip({});
   QString text = QString::fromStdString(t.record.stem);
   if (t.record.status != pkb::TaskStatus::kOk) {
     text += tr(": failed: %1").arg(QString::fromStdString(t.record.reason));
   } else if (!t.analyzed) {
     text += tr(": PKB %1 ms; %2").arg(t.perf.wall_time_ms_max, 0, 'f', 4).arg(QString::fromStdString(t.analysis_note));
   } else {
-    text += tr(": PKB %1 us, bound %2 us (%3), gap %4x. Best: %5, %6 us (%7x): %8")
-                .arg(t.reference_s * 1e6, 0, 'f', 2)
-                .arg(t.bound.bound_s * 1e6, 0, 'f', 2)
-                .arg(QString::fromStdString(std::string(pkb::to_string(t.bound.binds))))
-                .arg(t.bound.gap, 0, 'f', 1)
-                .arg(QString::fromStdString(t.designs.best_label))
-                .arg(t.designs.best_task_s * 1e6, 0, 'f', 2)
-                .arg(t.designs.best_speedup, 0, 'f', 2)
-                .arg(QString::fromStdString(t.designs.reason + (t.designs.note.empty() ? "" : "; " + t.designs.note)));
+    const auto dur = [](double s) { return QString::fromStdString(format_duration(static_cast<TimeNs>(s * 1e9))); };
+    const std::string why = t.designs.reason + (t.designs.reason.empty() || t.designs.note.empty() ? "" : "; ") + t.designs.note;
+    text += tr(": PKB %1, bound %2 (%3), gap %4x. ")
+                .arg(dur(t.reference_s), dur(t.bound.bound_s), QString::fromStdString(std::string(pkb::to_string(t.bound.binds))))
+                .arg(t.bound.gap, 0, 'g', 4);
+    // the line keeps to the figures; the reasons (one per design target, long on tasks with many
+    // collectives) are the tooltip, and each target's note is in the Alternatives table
+    QString tip = text;
+    if (t.designs.best_label.empty()) {
+      text += tr("No design to explore: %1").arg(QString::fromStdString(why));
+      tip = text;
+    } else {
+      const QString best = QString::fromStdString(t.designs.best_label);
+      const QString tail = tr(", %1 (%2x)").arg(dur(t.designs.best_task_s)).arg(t.designs.best_speedup, 0, 'f', 2);
+      text += tr("Best: %1%2").arg(best.size() > 160 ? best.left(159) + QChar(0x2026) : best, tail);
+      tip += tr("Best: %1%2: %3").arg(best, tail, QString::fromStdString(why));
+    }
+    if (!t.bound.note.empty()) tip += tr(". Bound: %1").arg(QString::fromStdString(t.bound.note));
+    task_status_->setToolTip(tip);
   }
   task_status_->setText(text);
   for (QTableView* v : tabs_->findChildren<QTableView*>()) v->resizeColumnsToContents();

@@ -37,6 +37,8 @@ class PkbSuiteView : public QWidget {
   QTableView* suite_table() const { return suite_table_; }
   QTabWidget* tabs() const { return tabs_; }
   QString status_text() const;
+  QString task_text() const;     // the selected task's line: its figures and best design
+  QString task_tooltip() const;  // the same with the reasons of every design target and the bound's note
 
  signals:
   void open_trace(QString path);

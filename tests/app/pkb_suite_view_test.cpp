@@ -46,6 +46,14 @@ TEST_CASE("The PKB suite dock lists the tasks by gap and opens a task's trace on
   // the alternatives of the all-reduce: the NCCL model and 26 direct designs
   CHECK(v->designs_model()->table().rows.size() == 27);
   CHECK(v->tabs()->currentIndex() == 0);
+  // the task's line keeps to its figures; the design targets' reasons are its tooltip
+  CHECK(v->task_text().startsWith("1_allreduce: PKB 30.0"));
+  CHECK(v->task_text().contains("Best: all-reduce #1"));
+  CHECK(!v->task_text().contains("predicted against"));
+  CHECK(v->task_tooltip().contains("predicted against"));
+  v->select_task(1);
+  CHECK(v->task_text().startsWith("61_gsplat_3d_gaussian_splatting: failed: missing Python package"));
+  CHECK(v->task_tooltip().isEmpty());
   const QString png = QString::fromStdString(test::binary_path("pkb_suite_view.png"));
   CHECK(w.grab().save(png));
   std::filesystem::remove_all(dir);
