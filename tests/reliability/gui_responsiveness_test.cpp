@@ -161,10 +161,19 @@ TEST_CASE("The window answers input within 100 ms while a large trace loads, and
     QPushButton* cancel = cancel_button(w);
     REQUIRE(cancel);
     for (double at : {0.2, 0.5}) {
-      cancelled.clear();
-      w.open_inputs({QString::fromStdString(path)});
-      QTest::qWait(static_cast<int>(full_ms * at));
-      REQUIRE(w.loader()->busy());
+      // a load can be quicker than the shorter of the two above when the machine's load drops (seen
+      // once under a full -j2 run beside two builds: done before 50 %): then it is tried again,
+      // cancelled at half the time, up to 4 times
+      bool landed = false;
+      for (double f = at; !landed && f > at / 16; f /= 2) {
+        cancelled.clear();
+        loaded.clear();
+        w.open_inputs({QString::fromStdString(path)});
+        QTest::qWait(static_cast<int>(full_ms * f));
+        landed = w.loader()->busy();
+        if (!landed) REQUIRE((loaded.count() > 0 || loaded.wait(60000)));
+      }
+      REQUIRE(landed);
       REQUIRE(cancel->isVisible());
       probe.start();
       t0 = Clock::now();
