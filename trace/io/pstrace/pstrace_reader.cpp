@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "trace/core/error.h"
+#include "trace/io/collector/collector_notes.h"
 #include "trace/io/common/file_import.h"
 #include "trace/io/pstrace/chunk_prefetcher.h"
 #include "trace/io/pstrace/chunk_reader.h"
@@ -472,12 +473,15 @@ class Importer {
   }
 
   // The file's own warnings and notes. The collector's (written as they happen, one process per
-  // file) are named by their file; a written trace's are as they were.
+  // file) are named by their file, and the informational lines older collectors wrote as
+  // warnings become notes (collector_notes.h); a written trace's are as they were.
   void warnings(ByteReader& r) {
     const bool collector = meta("source_format") == "parascope-collector";
     while (!r.done()) {
       const std::string w(r.str());
-      b_.warn(collector ? path_ + ": " + w : w);
+      if (!collector) b_.warn(w);
+      else if (is_collector_note(w)) b_.note(path_ + ": " + w);
+      else b_.warn(path_ + ": " + w);
     }
   }
   void notes(ByteReader& r) {
