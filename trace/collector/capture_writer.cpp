@@ -313,7 +313,9 @@ void CaptureWriter::write_final(const std::vector<std::pair<std::string, std::st
   std::vector<std::string> summary = {"collector: " + std::to_string(s.records) + " CUPTI records, " +
                                       std::to_string(s.dropped) + " dropped by CUPTI, " +
                                       std::to_string(s.refused_buffers) + " buffer requests refused (" + reason + ")"};
-  append(s.dropped || s.refused_buffers ? ChunkType::kWarnings : ChunkType::kNotes, encode_lines(summary));
+  // a note when nothing was lost and the process exited (collector_notes.h reads older files so)
+  const bool clean = !s.dropped && !s.refused_buffers && std::string_view(reason) == "exit";
+  append(clean ? ChunkType::kNotes : ChunkType::kWarnings, encode_lines(summary));
   std::lock_guard lock(file_mutex_);
   try {
     if (file_) file_->close();

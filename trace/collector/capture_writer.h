@@ -24,6 +24,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -100,7 +101,8 @@ class CaptureWriter {
   // Blocks until everything submitted before the call is written; false on timeout or when closed.
   bool sync(std::chrono::milliseconds timeout);
   // Ends the capture: one last period (hook with final = true), final metadata, the run summary
-  // (a note; a warning when CUPTI dropped records or buffer requests were refused), index.
+  // (a note; a warning when CUPTI dropped records, buffer requests were refused or a signal ended
+  // the process), index.
   void finish(const std::vector<std::pair<std::string, std::string>>& final_metadata);
   bool finished() const { return state_.load() >= kFinished; }
 

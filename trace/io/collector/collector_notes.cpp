@@ -11,11 +11,12 @@ bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
-// "collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)"
+// "collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)"; a process
+// that ended by a signal ("(SIGABRT)") stays a warning: its trace stops at the crash
 bool clean_run_summary(std::string_view line) {
   constexpr std::string_view kHead = "collector: ";
-  constexpr std::string_view kNothingLost = " CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (";
-  if (!line.starts_with(kHead) || !line.ends_with(")")) return false;
+  constexpr std::string_view kNothingLost = " CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)";
+  if (!line.starts_with(kHead) || !line.ends_with(kNothingLost)) return false;
   const size_t at = line.find(kNothingLost);
   return at != std::string_view::npos && all_digits(line.substr(kHead.size(), at - kHead.size()));
 }

@@ -2,8 +2,8 @@
 // (.pstrace type 18) wrote their informational lines — the run summary, what NVLink PM sampling
 // offers and measures, each clock sync — into the warnings chunk. The reader (and the capture
 // summary) move the lines this one rule names to the notes; every other line stays a warning, and
-// so does a known line that reports a loss (a summary with drops or refused buffers, a clock sync
-// whose host window and kernel brackets disagree). Today's collector writes its notes itself.
+// so does a known line that reports a loss (a summary with drops or refused buffers or of a
+// process ended by a signal, a clock sync whose host window and kernel brackets disagree). Today's collector writes its notes itself.
 #pragma once
 
 #include <string_view>
