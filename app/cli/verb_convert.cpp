@@ -6,6 +6,7 @@
 #include "cli/cli_args.h"
 #include "cli/load_inputs.h"
 #include "cli/progress.h"
+#include "cli/trace_messages.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/link_traffic.h"
 #include "trace/io/export/trace_writer.h"
@@ -22,6 +23,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--link-bandwidth", true, false, "link capacity in GB/s per direction for --estimate-links utilization", ""},
     {"--lenient", false, false, "skip malformed input events and report how many", ""},
     {"--quiet", false, false, "no progress bar", "-q"},
+    {"--verbose", false, false, "list the trace's notes (how it was made) on stderr, not only their count", "-v"},
     {"--help", false, false, "this help", "-h"},
 };
 
@@ -43,7 +45,8 @@ int run_convert(const VerbArgs& argv) {
     std::printf(
         "usage: parascope-cli convert [options] INPUT... -o OUT\n"
         "  JSON output keeps the per-rank layout PyTorch writes: one file per input file, named\n"
-        "  OUT with .rank<R> before the extension when there are several (--merged: one file).\n%s",
+        "  OUT with .rank<R> before the extension when there are several (--merged: one file).\n"
+        "  The trace's warnings go to stderr; its notes (how it was made) are counted there, listed with -v.\n%s",
         options_help(kOptions).c_str());
     return 0;
   }
@@ -77,7 +80,7 @@ int run_convert(const VerbArgs& argv) {
   const ExportResult r = write_trace(trace, *out, eo);
   writing.finish();
   for (const std::string& f : r.files) std::printf("wrote %s (%s)\n", f.c_str(), std::string(to_string(r.format)).c_str());
-  for (const std::string& w : trace.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  say_warnings_and_notes(trace, args.flag("--verbose"));
   for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   return 0;
 }

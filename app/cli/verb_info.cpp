@@ -5,6 +5,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/load_inputs.h"
+#include "cli/trace_messages.h"
 #include "cli/verbs.h"
 #include "trace/core/counter_unit.h"
 #include "trace/core/data_table.h"
@@ -128,8 +129,6 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
     for (const auto& f : m.files) files_of.push(JsonValue::string(f));
     merged.push(JsonValue::object({{"worker", JsonValue::string(m.worker)}, {"files", std::move(files_of)}}));
   }
-  JsonValue warnings = JsonValue::array();
-  for (const auto& w : t.warnings) warnings.push(JsonValue::string(w));
   JsonValue doc = JsonValue::object({{"schema_version", num(kInfoSchemaVersion)},
                                      {"format", JsonValue::string(t.source_format)},
                                      {"files", std::move(files)},
@@ -143,7 +142,8 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                      {"counter_samples", num(s.counters)},
                                      {"collectives", num(static_cast<int64_t>(t.collectives.size()))},
                                      {"processes", std::move(procs)},
-                                     {"warnings", std::move(warnings)}});
+                                     {"warnings", string_array(t.warnings)},
+                                     {"notes", string_array(t.notes)}});
   std::printf("%s\n", to_json(doc, 2).c_str());
 }
 
@@ -209,10 +209,7 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
       for (const CounterSummary& c : ds.counters) print_counter(t, c, "    ");
     }
   }
-  if (!t.warnings.empty()) {
-    std::printf("\nwarnings\n");
-    for (const auto& w : t.warnings) std::printf("  %s\n", w.c_str());
-  }
+  print_warnings_and_notes(t);
 }
 
 }  // namespace

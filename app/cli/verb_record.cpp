@@ -325,6 +325,7 @@ JsonValue file_entry(const CaptureSummary& s, const fs::path& dir) {
                             {"kernels", unum(kernels)},
                             {"dropped_records", unum(s.dropped)},
                             {"warnings", unum(s.warnings.size())},
+                            {"notes", unum(s.notes.size())},
                             {"start_time_unix_ns", unum(static_cast<uint64_t>(to_int(s.meta("start_time_unix_ns"), 0)))},
                             {"process_command", JsonValue::string(s.meta("process_command"))},
                             {"devices", std::move(devices)},

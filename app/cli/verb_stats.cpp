@@ -9,6 +9,7 @@
 #include "cli/cli_args.h"
 #include "cli/load_inputs.h"
 #include "cli/table_output.h"
+#include "cli/trace_messages.h"
 #include "cli/verbs.h"
 #include "trace/core/analysis/analysis_tables.h"
 #include "trace/core/analysis/busy_idle.h"
@@ -97,10 +98,7 @@ void print_text(const Trace& t, const Results& r, size_t top) {
   if (r.links.unannotated_comm_kernels || r.links.unsized_collectives)
     std::printf("  not included: %" PRId64 " communication kernels without a size annotation, %" PRId64 " unsized collectives\n",
                 r.links.unannotated_comm_kernels, r.links.unsized_collectives);
-  if (!t.warnings.empty()) {
-    std::printf("\nwarnings\n");
-    for (const auto& w : t.warnings) std::printf("  %s\n", w.c_str());
-  }
+  print_warnings_and_notes(t);
 }
 
 JsonValue num(int64_t v) { return JsonValue::number(v); }
@@ -226,8 +224,6 @@ void print_json(const Trace& t, const Results& r) {
                                   {"peak_utilization", real(s.peak_utilization())},
                                   {"bytes_per_s", std::move(series)}}));
   }
-  JsonValue warnings = JsonValue::array();
-  for (const auto& w : t.warnings) warnings.push(str(w));
   JsonValue files = JsonValue::array();
   for (const auto& f : t.source_files) files.push(str(f));
   JsonValue doc = JsonValue::object({
@@ -248,7 +244,8 @@ void print_json(const Trace& t, const Results& r) {
                                    {"unsized_collectives", num(r.links.unsized_collectives)},
                                    {"unannotated_communication_kernels", num(r.links.unannotated_comm_kernels)},
                                    {"links", std::move(links)}})},
-      {"warnings", std::move(warnings)},
+      {"warnings", string_array(t.warnings)},
+      {"notes", string_array(t.notes)},
   });
   std::printf("%s\n", to_json(doc, 1).c_str());
 }

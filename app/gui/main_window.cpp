@@ -601,10 +601,13 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                        .arg(QString())  // the warnings: a button of their own (warnings_)
                        .arg(notes_msg)
                        .arg(others));
-  warnings_->setVisible(!trace_->warnings.empty());
-  warnings_->setText(trace_->warnings.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(trace_->warnings.size()));
-  warnings_->setToolTip(warnings_tooltip(trace_->warnings));
-  if (warnings_dialog_) warnings_dialog_->set_warnings(trace_->warnings);
+  // the warnings' icon only when something may be wrong; notes alone are information
+  warnings_->setVisible(!trace_->warnings.empty() || !trace_->notes.empty());
+  warnings_->setIcon(style()->standardIcon(trace_->warnings.empty() ? QStyle::SP_MessageBoxInformation
+                                                                    : QStyle::SP_MessageBoxWarning));
+  warnings_->setText(warnings_button_text(trace_->warnings.size(), trace_->notes.size()));
+  warnings_->setToolTip(warnings_tooltip(trace_->warnings, trace_->notes));
+  if (warnings_dialog_) warnings_dialog_->set_messages(trace_->warnings, trace_->notes);
   setWindowTitle(tr("Parascope — %1").arg(QFileInfo(inputs.front()).fileName()));
   remember_recent(inputs);
   emit trace_loaded();
@@ -786,7 +789,7 @@ void MainWindow::show_warnings() {
   if (!trace_) return;
   if (!warnings_dialog_) {
     warnings_dialog_ = new WarningsDialog(this);
-    warnings_dialog_->set_warnings(trace_->warnings);
+    warnings_dialog_->set_messages(trace_->warnings, trace_->notes);
   }
   warnings_dialog_->show();
   warnings_dialog_->raise();

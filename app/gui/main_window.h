@@ -79,8 +79,8 @@ class MainWindow : public QMainWindow {
   // Error dialogs are skipped (messages still reach the status bar) when running headless tests.
   void set_interactive(bool on) { interactive_ = on; }
   QString last_error() const { return last_error_; }
-  // The status bar's "N warnings" button (hidden when the trace loaded without any) and the list
-  // it opens: the trace's warnings, each with its file.
+  // The status bar's "N warnings, M notes" button (hidden when the trace loaded without either)
+  // and the list it opens: the trace's warnings, then its notes, each with its file.
   QToolButton* warnings_button() const { return warnings_; }
   void show_warnings();
   // Writes the report (app/report) of the loaded trace to `path` (.html/.pdf), with the range

@@ -102,11 +102,21 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
                               .arg(machine_reason)
                               .arg(topo.calibration == Calibration::kMeasured ? "measured" : "datasheet")});
   f.push_back({"Warnings", QString::number(t.warnings.size())});
+  f.push_back({"Notes", t.notes.empty() ? QString("0") : QString("%1 (section Notes)").arg(t.notes.size())});
   f.push_back({"Report", QString("Parascope 0.1.0, %1").arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))});
   s.facts(std::move(f));
   for (const std::string& n : machine.notes) s.text("Machine: " + qstr(n));
   for (size_t i = 0; i < t.warnings.size() && i < 10; ++i) s.text("Warning: " + qstr(t.warnings[i]));
   if (t.warnings.size() > 10) s.text(QString("… and %1 more warnings (parascope-cli info lists them).").arg(t.warnings.size() - 10));
+}
+
+// The trace's notes (how it was made: a collector's run summary, NVLink sampling's setup), apart
+// from its warnings, which the metadata section lists.
+void add_notes(ReportDocument& doc, const Trace& t) {
+  if (t.notes.empty()) return;
+  Section& s = doc.add_section("notes", "Notes: how the trace was made");
+  for (size_t i = 0; i < t.notes.size() && i < 10; ++i) s.text(qstr(t.notes[i]));
+  if (t.notes.size() > 10) s.text(QString("… and %1 more notes (parascope-cli info lists them).").arg(t.notes.size() - 10));
 }
 
 void add_whatif(ReportDocument& doc, const Trace& t, const ReportOptions& o) {
@@ -293,6 +303,7 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
   }
 
   if (!o.whatif.empty()) add_whatif(doc, t, o);
+  add_notes(doc, t);
   return doc;
 }
 

@@ -3,7 +3,9 @@
 // tables, link utilization (chart, per-link table, the machine with its links coloured by load),
 // the communication-aware roofline, kernel and collective statistics, and, with knob overrides,
 // the what-if comparison (sim/whatif: measured vs replay vs predicted step time, exposed
-// communication, per-link utilization, per-kernel changes, the predicted timeline). Every number
+// communication, per-link utilization, per-kernel changes, the predicted timeline). The trace's
+// warnings are in the metadata section, its notes (how it was made) in a last section of their own
+// when it has any. Every number
 // comes from the analyses the CLI and the GUI use; this only picks and arranges them.
 #pragma once
 

@@ -39,7 +39,7 @@ struct Block {
 };
 
 struct Section {
-  QString id;  // "metadata", "timeline", "overlap", "links", "roofline", "kernels", "whatif"
+  QString id;  // "metadata", "timeline", "overlap", "links", "roofline", "kernels", "whatif", "notes"
   QString title;
   std::vector<Block> blocks;
 

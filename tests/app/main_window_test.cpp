@@ -322,20 +322,26 @@ TEST_CASE("Folding a rank writes nothing beside the trace and the fold comes bac
   }
 }
 
-TEST_CASE("The status bar's warnings open a list of the load's warnings, the ones `info` prints", "[app][gui][warnings]") {
-  // issue 18 item 6: "(10 warnings)" in the status bar could be neither clicked nor hovered
+TEST_CASE("The status bar's warnings open a list of the load's warnings, then its notes, the ones `info` prints", "[app][gui][warnings][notes]") {
+  // issue 18 item 6: "(10 warnings)" in the status bar could be neither clicked nor hovered, and
+  // half of those 10 were no problem but how the trace was made
   test::qt_app();
   const test::InputCopy copy("gui-warnings", "resources/samples/record_torch_nccl_2xh200");
   const auto cli = test::run_command(test::binary_path("app/cli/parascope-cli") + " info --json -q " + copy.path().string());
   INFO(cli.err);
   REQUIRE(cli.exit_code == 0);
   const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(cli.out));
-  QStringList expected;
+  QStringList expected, expected_notes;
   for (const QJsonValue& v : doc.object().value("warnings").toArray()) expected << v.toString();
-  // the bundled sample: its command exited with status 1 and neither rank's file was closed
-  REQUIRE(expected.size() == 10);
+  for (const QJsonValue& v : doc.object().value("notes").toArray()) expected_notes << v.toString();
+  // the bundled sample: its command exited with status 1, neither rank's file was closed and each
+  // has 2 NVTX ranges without end; the notes: torchrun's run summary, NVLink sampling per rank
+  REQUIRE(expected.size() == 5);
   REQUIRE(expected.filter("the recorded command exited with status 1").size() == 1);
   REQUIRE(expected.filter("has no end index").size() == 2);
+  REQUIRE(expected_notes.size() == 5);
+  REQUIRE(expected_notes.filter("collector: 237 CUPTI records").size() == 1);
+  REQUIRE(expected_notes.filter("nvlink sampling: PM sampling").size() == 4);
 
   gui::MainWindow w;
   w.set_interactive(false);
@@ -345,39 +351,61 @@ TEST_CASE("The status bar's warnings open a list of the load's warnings, the one
   QToolButton* button = w.warnings_button();
   REQUIRE(button);
   REQUIRE(button->isVisible());
-  CHECK(button->text() == "10 warnings");
+  CHECK(button->text() == "5 warnings, 5 notes");
   QString status;
   for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
     if (l->text().contains("GPUs")) status = l->text();
   CHECK_FALSE(status.contains("warnings"));  // said once, by the button
-  // the tooltip: the first three, by file name, and how many more
+  // the tooltip: the first three warnings, by file name, how many more, how many notes
   CHECK(button->toolTip().startsWith("manifest.json: the recorded command exited with status 1\n"));
-  CHECK(button->toolTip().count('\n') == 3);
-  CHECK(button->toolTip().contains("and 7 more"));
+  CHECK(button->toolTip().count('\n') == 5);
+  CHECK(button->toolTip().contains("and 2 more warnings"));
+  CHECK(button->toolTip().contains("5 notes on how the trace was made (no problem)"));
+  CHECK_FALSE(button->toolTip().contains("CUPTI records"));
 
   QTest::mouseClick(button, Qt::LeftButton);
   auto* dialog = w.findChild<gui::WarningsDialog*>("warnings_dialog");
   REQUIRE(dialog);
   CHECK(dialog->isVisible());
-  QTreeWidget* list = dialog->list();
-  REQUIRE(list->topLevelItemCount() == expected.size());
-  for (int i = 0; i < expected.size(); ++i) {
-    const QTreeWidgetItem* item = list->topLevelItem(i);
-    INFO(expected[i].toStdString());
-    CHECK(item->data(1, Qt::UserRole).toString() == expected[i]);
-    // the file column names the file the warning is about, the message column the rest
-    CHECK(expected[i] == item->toolTip(0) + ": " + item->text(1));
-    CHECK(item->text(0) == QFileInfo(item->toolTip(0)).fileName());
-    CHECK(item->text(0).endsWith(i == 0 ? ".json" : ".pstrace"));
-  }
-  CHECK(dialog->text() == expected.join('\n'));
+  auto check_rows = [](QTreeWidget* list, const QStringList& lines) {
+    REQUIRE(list->topLevelItemCount() == lines.size());
+    for (int i = 0; i < lines.size(); ++i) {
+      const QTreeWidgetItem* item = list->topLevelItem(i);
+      INFO(lines[i].toStdString());
+      CHECK(item->data(1, Qt::UserRole).toString() == lines[i]);
+      // the file column names the file the line is about, the message column the rest
+      CHECK(lines[i] == item->toolTip(0) + ": " + item->text(1));
+      CHECK(item->text(0) == QFileInfo(item->toolTip(0)).fileName());
+    }
+  };
+  check_rows(dialog->list(), expected);
+  CHECK(dialog->list()->topLevelItem(0)->text(0) == "manifest.json");
+  check_rows(dialog->notes_list(), expected_notes);
+  CHECK(dialog->notes_list()->isVisible());
+  // two sections, warnings above notes
+  CHECK(dialog->list()->geometry().bottom() < dialog->notes_list()->geometry().top());
+  CHECK(dialog->text() == "warnings\n  " + expected.join("\n  ") + "\nnotes\n  " + expected_notes.join("\n  "));
 
-  SECTION("a trace without warnings hides the button") {
+  SECTION("a trace without warnings or notes hides the button") {
     const test::SampleCopy clean("gui-warnings-none");
     open_and_wait(w, {test::qpath(clean.path())});
     CHECK_FALSE(button->isVisible());
-    CHECK(list->topLevelItemCount() == 0);
+    CHECK(dialog->list()->topLevelItemCount() == 0);
+    CHECK(dialog->notes_list()->topLevelItemCount() == 0);
+    CHECK_FALSE(dialog->notes_list()->isVisible());
   }
+}
+
+TEST_CASE("The warnings button counts warnings and notes apart", "[app][gui][warnings][notes]") {
+  test::qt_app();
+  CHECK(gui::warnings_button_text(5, 5) == "5 warnings, 5 notes");
+  CHECK(gui::warnings_button_text(1, 0) == "1 warning");
+  CHECK(gui::warnings_button_text(0, 1) == "1 note");
+  CHECK(gui::warnings_button_text(0, 3) == "3 notes");
+  CHECK(gui::warnings_button_text(0, 0).isEmpty());
+  // notes alone: no warning in the tooltip, only their count
+  CHECK(gui::warnings_tooltip({}, {"a.pstrace: collector: 1 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)"}) ==
+        "1 note on how the trace was made (no problem)\nClick for the list");
 }
 
 TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay distinct when cut", "[app][gui][names]") {

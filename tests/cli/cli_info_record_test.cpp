@@ -4,6 +4,8 @@
 // summaries/torch_nvl.summary.json) and the bench's log lines (see tests/kernels/bench_probe_files_test.cpp).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "cli/run_command.h"
 #include "test_paths.h"
 #include "trace/core/json.h"
@@ -38,6 +40,63 @@ TEST_CASE("info on the record sample: ranks, named GPUs, streams with work, coll
   const JsonValue doc = parse_json(j.out, "info-output");
   CHECK(*doc.find("collectives")->as_int() == 57 + 48);
   CHECK(*doc.find("counter_samples")->as_int() == 2 * 1014 + 2 * 1015);
+}
+
+TEST_CASE("info, stats and convert show the record sample's warnings and notes apart", "[cli][info][stats][convert][notes]") {
+  // recorded before notes existed: its 10 warnings are 5 warnings (the command's exit status 1,
+  // per rank: no end index and 2 NVTX ranges without end) and 5 notes (torchrun's run summary,
+  // per rank: NVLink PM sampling's counters and setup), by trace/io/collector/collector_notes.h
+  const std::string sample = test::sample_path("record_torch_nccl_2xh200");
+  const auto j = test::run_command(cli() + " info --json " + sample);
+  REQUIRE(j.exit_code == 0);
+  const JsonValue doc = parse_json(j.out, "info-output");
+  const auto& warnings = doc.find("warnings")->items();
+  const auto& notes = doc.find("notes")->items();
+  REQUIRE(warnings.size() == 5);
+  REQUIRE(notes.size() == 5);
+  CHECK(warnings[0].text() == sample + "/manifest.json: the recorded command exited with status 1");
+  CHECK(notes[0].text() == sample + "/vm-3445-rnone.pstrace: collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  for (const auto& n : notes) CHECK_THAT(n.text(), !Catch::Contains("NVTX") && !Catch::Contains("end index"));
+
+  SECTION("info's text: a warnings block, then a notes block") {
+    const auto r = test::run_command(cli() + " info -q " + sample);
+    REQUIRE(r.exit_code == 0);
+    const size_t w = r.out.find("\nwarnings\n"), n = r.out.find("\nnotes\n");
+    REQUIRE(w != std::string::npos);
+    REQUIRE(n != std::string::npos);
+    CHECK(w < n);
+    CHECK(r.out.find("the recorded command exited with status 1") < n);
+    CHECK(r.out.find("collector: 237 CUPTI records") > n);
+  }
+  SECTION("stats: the same two blocks and arrays") {
+    const auto r = test::run_command(cli() + " stats -q " + sample);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\nwarnings\n") < r.out.find("\nnotes\n"));
+    const auto sj = test::run_command(cli() + " stats --json " + sample);
+    REQUIRE(sj.exit_code == 0);
+    const JsonValue st = parse_json(sj.out, "stats-output");
+    CHECK(st.find("warnings")->items().size() == 5);
+    CHECK(st.find("notes")->items().size() == 5);
+  }
+  SECTION("convert: warnings on stderr, notes counted, listed with --verbose, and kept in a .pstrace") {
+    const auto dir = test::temp_dir("cli-notes");
+    const std::string out = (dir / "r.pstrace").string();
+    auto r = test::run_command(cli() + " convert -q " + sample + " -o " + out);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains("warning: " + sample + "/manifest.json: the recorded command exited with status 1"));
+    CHECK_THAT(r.err, Catch::Contains("\n5 notes on how the trace was made (--verbose lists them)\n"));
+    CHECK_THAT(r.err, !Catch::Contains("collector: 237 CUPTI records"));
+    r = test::run_command(cli() + " convert -q -v " + sample + " -o " + out);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains("note: " + sample + "/vm-3445-rnone.pstrace: collector: 237 CUPTI records"));
+    CHECK_THAT(r.err, !Catch::Contains("--verbose lists them"));
+    const auto back = test::run_command(cli() + " info --json " + out);
+    REQUIRE(back.exit_code == 0);
+    const JsonValue bd = parse_json(back.out, "info-output");
+    CHECK(bd.find("warnings")->items().size() == 5);
+    CHECK(bd.find("notes")->items().size() == 5);
+    std::filesystem::remove_all(dir);
+  }
 }
 
 TEST_CASE("info on the bench's probe traces: GPUs and their SM lanes", "[cli][info][probe]") {

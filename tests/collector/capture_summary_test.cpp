@@ -83,6 +83,33 @@ TEST_CASE("A capture summary counts kernels, peer copies and NCCL annotations pe
   fs::remove_all(dir);
 }
 
+TEST_CASE("A capture summary keeps warnings and notes apart, an older collector's notes included", "[collector][summary][notes]") {
+  const fs::path dir = test::temp_dir("summary-notes");
+  const std::string path = (dir / "h-1-r0.pstrace").string();
+  {
+    CaptureWriter w(path, {}, nullptr);
+    w.start();
+    // what an older collector wrote as a warning, and a real one
+    w.add_warning("nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum nvltx__bytes.sum");
+    w.add_warning("probe records of device 0 stored with clock offset 0 (no clock sync)");
+    w.add_note("clock sync device 0: host window none, kernel brackets none from 0 of 0 kernels -> CUPTI - globaltimer = 0 +- 0 ns ()");
+    w.finish({{"status", "recording"}});
+  }
+  const CaptureSummary s = summarize_capture(path);
+  CHECK(s.warnings == std::vector<std::string>{"probe records of device 0 stored with clock offset 0 (no clock sync)"});
+  REQUIRE(s.notes.size() == 3);  // the old-style line, the note, the writer's run summary
+  CHECK(s.notes[0].starts_with("nvlink sampling: PM sampling on device 0"));
+  CHECK(s.notes[1].starts_with("clock sync device 0:"));
+  CHECK(s.notes[2] == "collector: 0 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  const std::string text = format_summary(s);
+  CHECK_THAT(text, Catch::Contains("  warning: probe records of device 0"));
+  CHECK_THAT(text, Catch::Contains("  note: collector: 0 CUPTI records"));
+  const JsonValue j = to_json_value(s);
+  CHECK(j.find("warnings")->items().size() == 1);
+  CHECK(j.find("notes")->items().size() == 3);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("Another CUPTI client's calls come back from the capture, the last value of each entry counting", "[collector][summary][guard]") {
   // What the collector writes when the guard saw Kineto (in libtorch_cuda.so) subscribe while the
   // collector held CUPTI, then register activity buffers: a metadata chunk at first sight, the

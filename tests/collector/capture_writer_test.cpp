@@ -17,7 +17,9 @@
 #include "trace/collector/capture_writer.h"
 #include "trace/collector/chunk_payloads.h"
 #include "trace/collector/crash_guard.h"
+#include "trace/io/collector/collector_notes.h"
 #include "trace/io/collector/collector_records.h"
+#include "trace/io/load_trace.h"
 #include "trace/io/pstrace/chunk_reader.h"
 
 using namespace parascope;
@@ -26,16 +28,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<uint8_t> warning_payload(const std::string& text) { return encode_warnings({text}); }
+std::vector<uint8_t> warning_payload(const std::string& text) { return encode_lines({text}); }
 
-// Every warning string in the file, in order (the writer's own summary included).
-std::vector<std::string> warnings_in(const ChunkReader& r) {
+// Every line of the file's warnings (or notes) chunks, in order.
+std::vector<std::string> warnings_in(const ChunkReader& r, ChunkType type = ChunkType::kWarnings) {
   std::vector<std::string> out;
   for (const auto& c : r.chunks()) {
-    if (c.header.type != static_cast<uint32_t>(ChunkType::kWarnings)) continue;
+    if (c.header.type != static_cast<uint32_t>(type)) continue;
     const auto p = r.payload(c);
     ByteReader br(p.data(), p.size(), r.path(), static_cast<int64_t>(c.offset));
-    for (auto& w : decode_warnings(br)) out.push_back(w);
+    for (auto& w : decode_lines(br)) out.push_back(w);
   }
   return out;
 }
@@ -98,12 +100,42 @@ TEST_CASE("A chunk is on disk once sync() returns, before the capture ends", "[c
   CHECK(metadata_value(md, "final") == "1");
   CHECK(metadata_value(md, "end_reason") == "exit");
   CHECK(metadata_value(md, "records") == "0");
-  const auto warnings = warnings_in(done);
-  REQUIRE(warnings.size() == 2);
-  CHECK(warnings[1] == "collector: 0 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  // the run summary is a note when nothing was lost, the very line older collectors wrote as a
+  // warning and the reader's rule (collector_notes.h) takes for a note
+  CHECK(warnings_in(done) == std::vector<std::string>{"first"});
+  const auto notes = warnings_in(done, ChunkType::kNotes);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "collector: 0 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  CHECK(is_collector_note(notes[0]));
   // after finish every call is a no-op
   w.submit_chunk(ChunkType::kWarnings, warning_payload("late"));
   CHECK_FALSE(w.sync(std::chrono::milliseconds(10)));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Warnings and notes go to their own chunks; a summary that reports drops is a warning", "[collector][writer][notes]") {
+  const fs::path dir = test::temp_dir("writer-notes");
+  const std::string path = (dir / "n.pstrace").string();
+  CaptureWriter w(path, {}, nullptr);
+  w.start();
+  w.submit_chunk(ChunkType::kMetadata, encode_metadata({{"source_format", "parascope-collector"}}));  // as Collector does
+  w.add_note("nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum nvltx__bytes.sum");
+  w.add_warning("nvlink sampling: PM sampling hardware buffer overflowed on device 0: samples were lost (raise the interval)");
+  w.note_dropped(5);
+  w.finish({});
+  ChunkReader done(path);
+  const auto warnings = warnings_in(done);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].starts_with("nvlink sampling: PM sampling hardware buffer overflowed"));
+  CHECK(warnings[1] == "collector: 0 CUPTI records, 5 dropped by CUPTI, 0 buffer requests refused (exit)");
+  CHECK_FALSE(is_collector_note(warnings[1]));  // an older collector's file says the same
+  CHECK(warnings_in(done, ChunkType::kNotes) ==
+        std::vector<std::string>{"nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum nvltx__bytes.sum"});
+  // and the reader keeps them apart, named by the file
+  const Trace t = load_trace({path});
+  CHECK(t.warnings.size() == 2);
+  CHECK(t.warnings[1] == path + ": collector: 0 CUPTI records, 5 dropped by CUPTI, 0 buffer requests refused (exit)");
+  CHECK(t.notes == std::vector<std::string>{path + ": nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum nvltx__bytes.sum"});
   fs::remove_all(dir);
 }
 
@@ -244,6 +276,9 @@ TEST_CASE("abort() and a segfault keep every delivered chunk and close the file"
     REQUIRE(w.size() == 4);
     CHECK(w[0] == "before abort 0");
     CHECK(w[2] == "before abort 2");
+    // the writer's summary stays a warning: the process ended by a signal
+    CHECK(w[3] == "collector: 0 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (SIGABRT)");
+    CHECK(warnings_in(r, ChunkType::kNotes).empty());
     CHECK(metadata_value(metadata_in(r), "end_reason") == "SIGABRT");
   }
   SECTION("segfault") {
@@ -261,7 +296,7 @@ TEST_CASE("abort() and a segfault keep every delivered chunk and close the file"
     ChunkReader r(path);
     CHECK(r.had_index());
     const auto w = warnings_in(r);
-    REQUIRE(w.size() == 2);
+    REQUIRE(w.size() == 2);  // + the writer's summary, a warning after a signal
     CHECK(w[0] == "before segv");
     CHECK(metadata_value(metadata_in(r), "end_reason") == "SIGSEGV");
   }
@@ -304,7 +339,8 @@ TEST_CASE("exit() from a thread other than main keeps every chunk and closes the
   ChunkReader r(path);
   CHECK(r.had_index());
   const auto w = warnings_in(r);
-  REQUIRE(w.size() == 5);  // 3 + 1 + the writer's summary
+  REQUIRE(w.size() == 4);  // 3 + 1; the writer's summary is a note
+  CHECK(warnings_in(r, ChunkType::kNotes).size() == 1);
   CHECK(w[0] == "main 0");
   CHECK(w[2] == "main 2");
   CHECK(w[3] == "worker");

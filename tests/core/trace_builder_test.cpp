@@ -104,6 +104,23 @@ TEST_CASE("TraceBuilder: equal starts put the longer slice first, negative durat
   REQUIRE(tr.warnings[0] == "1 slices had a negative duration and were clamped to 0");
 }
 
+TEST_CASE("TraceBuilder: warnings and notes are two lists, each in the order given", "[core][builder][notes]") {
+  // a warning: something may be wrong with the data; a note: how the trace was made
+  TraceBuilder b;
+  b.warn("r0.pstrace: 2 NVTX ranges have no end");
+  b.note("r0.pstrace: collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  b.note("r0.pstrace: nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum");
+  b.add_slice(b.track(TrackKey{TrackKind::kGpuStream, b.add_process(Process{}), 0, 7}, "stream 7"), 10, -1,
+              b.intern("bad"), SliceRef());
+  const Trace tr = b.finish();
+  // finish()'s own findings are warnings, after the ones given
+  REQUIRE(tr.warnings == std::vector<std::string>{"r0.pstrace: 2 NVTX ranges have no end",
+                                                  "1 slices had a negative duration and were clamped to 0"});
+  REQUIRE(tr.notes.size() == 2);
+  CHECK(tr.notes[0].starts_with("r0.pstrace: collector: 237 CUPTI records"));
+  CHECK(tr.notes[1].starts_with("r0.pstrace: nvlink sampling: PM sampling on device 0"));
+}
+
 TEST_CASE("Detail records are typed tables and launch configs are interned", "[core][builder]") {
   TraceBuilder b;
   const uint32_t p = b.add_process(Process{});

@@ -39,6 +39,7 @@ TEST_CASE("Round trip: every part of the model survives Trace to pstrace to Trac
   REQUIRE(original.topology.has_value());
   REQUIRE(original.tracks[0].max_depth == 2);  // matmul > mm > cudaLaunchKernel
   REQUIRE(original.warnings.size() == 3);      // two recorded + the clamped negative duration
+  REQUIRE(original.notes.size() == 2);         // kept apart from the warnings, in the notes chunk
 
   SECTION("whole-trace writer, one chunk per run") {
     const std::string path = (dir / "rich.pstrace").string();
@@ -85,6 +86,56 @@ TEST_CASE("Round trip: every part of the model survives Trace to pstrace to Trac
     }
     const Trace back = read_pstrace(path);
     CHECK(test::trace_difference(original, back) == "");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Notes travel in a notes chunk of their own, which older readers may skip", "[io][pstrace][notes]") {
+  const fs::path dir = test::temp_dir("pst-notes");
+  const std::string path = (dir / "notes.pstrace").string();
+  TraceBuilder b;
+  b.warn("r0.pstrace: 2 NVTX ranges have no end");
+  b.note("r0.pstrace: nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum");
+  b.note("cut to 1 time range: 3 slices kept, 0 left out");
+  write_pstrace(b.finish(), path);
+
+  // chunk type 18, "notes", not must-understand: a reader without it skips it (and says so in a
+  // warning, as for any optional unknown chunk) and loses only the notes
+  const ChunkTypeInfo* info = find_chunk_type(18);
+  REQUIRE(info);
+  CHECK(info->type == ChunkType::kNotes);
+  CHECK(info->name == "notes");
+  CHECK_FALSE(info->must_understand);
+  ChunkReader r(path);
+  std::vector<std::string> stored;
+  size_t notes_chunks = 0;
+  for (const ChunkInfo& c : r.chunks()) {
+    if (c.header.type != 18) continue;
+    ++notes_chunks;
+    const std::vector<uint8_t> p = r.payload(c);
+    ByteReader br(p.data(), p.size(), path, 0);
+    while (!br.done()) stored.emplace_back(br.str());  // the warnings chunk's layout: (v len, bytes)...
+  }
+  CHECK(notes_chunks == 1);
+  CHECK(stored == std::vector<std::string>{"r0.pstrace: nvlink sampling: PM sampling on device 0 (GH100) every 1000 us: nvlrx__bytes.sum",
+                                           "cut to 1 time range: 3 slices kept, 0 left out"});
+
+  PstraceFileReport report;
+  const Trace back = read_pstrace(path, {}, &report);
+  CHECK(back.warnings == std::vector<std::string>{"r0.pstrace: 2 NVTX ranges have no end"});
+  CHECK(back.notes == stored);
+  CHECK(report.chunks_skipped == 0);
+
+  SECTION("a file without notes (every file before the notes chunk) has none, and no notes chunk is written") {
+    TraceBuilder plain;
+    plain.warn("only a warning");
+    const std::string old = (dir / "old.pstrace").string();
+    write_pstrace(plain.finish(), old);
+    ChunkReader ro(old);
+    for (const ChunkInfo& c : ro.chunks()) CHECK(c.header.type != 18);
+    const Trace t = read_pstrace(old);
+    CHECK(t.warnings == std::vector<std::string>{"only a warning"});
+    CHECK(t.notes.empty());
   }
   fs::remove_all(dir);
 }

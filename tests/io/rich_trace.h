@@ -1,6 +1,6 @@
 // A small trace that uses every part of the model (every detail kind, args of every type, nested
 // and unsorted slices, text track ids, parents, links, counters, flows, collectives, SM spans,
-// topology, warnings), recorded through a "sink" so the same calls can drive a TraceBuilder and
+// topology, warnings, notes), recorded through a "sink" so the same calls can drive a TraceBuilder and
 // a PstraceWriter: both must end up with the same trace.
 #pragma once
 
@@ -36,6 +36,7 @@ struct BuilderSink {
   }
   void topology(const Topology& t) { b.trace().topology = t; }
   void warn(const std::string& m) { b.warn(m); }
+  void note(const std::string& m) { b.note(m); }
   EventRef slice(uint32_t t, TimeNs s, TimeNs d, StringId n, SliceKind k, std::span<const Arg> a = {}) {
     return b.add_slice(t, s, d, n, SliceRef(k, SliceRef::kNoDetail), a);
   }
@@ -68,6 +69,7 @@ struct WriterSink {
   uint32_t track(const TrackDecl& d) { return w.add_track(d); }
   void topology(const Topology& t) { w.set_topology(t); }
   void warn(const std::string& m) { w.add_warning(m); }
+  void note(const std::string& m) { w.add_note(m); }
   EventRef slice(uint32_t t, TimeNs s, TimeNs d, StringId n, SliceKind k, std::span<const Arg> a = {}) {
     return w.add_slice(t, s, d, n, k, a);
   }
@@ -274,6 +276,8 @@ void record_rich_trace(Sink& s) {
   s.flow(k1, nccl, FlowKind::kCollective);
   s.warn("rank0.json: 3 async (b/e/n) events are not imported yet");
   s.warn("second warning");
+  s.note("rank0.pstrace: collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  s.note("second note");
 }
 
 inline Trace make_rich_trace() {

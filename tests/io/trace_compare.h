@@ -107,6 +107,7 @@ class TraceComparer {
       eq(x.peer, y.peer, w + "peer");
     }
     eq(a_.warnings, b_.warnings, "warnings");
+    eq(a_.notes, b_.notes, "notes");
   }
 
   void compare_topology() {

@@ -119,7 +119,7 @@ TEST_CASE("pkb: a trace cut to the first call and the timed loop keeps both and 
   CHECK(cut.flows.size() == flows - 1);
   CHECK(cut.collectives.size() == collectives);
   CHECK(cut.tracks[1].slices.size() == 2 + 8);
-  CHECK(cut.warnings.back() == "cut to 2 time ranges: 50 slices kept, 3 left out");
+  CHECK(cut.notes.back() == "cut to 2 time ranges: 50 slices kept, 3 left out");  // a note: no problem
   const TaskWindow w = find_task_windows(cut, 4).at(0);
   REQUIRE(w.found);
   CHECK(w.gpu_start == 50200);

@@ -176,6 +176,37 @@ TEST_CASE("The sample report has every section, complete tables and the sample's
   fs::remove_all(dir);
 }
 
+TEST_CASE("The report lists a trace's warnings in its metadata and its notes in a section of their own", "[report][cli][notes]") {
+  // the record sample: 5 warnings, 5 notes (parascope-cli info --json; tests/io/collector_notes_test.cpp)
+  const fs::path dir = test::temp_dir("report-notes");
+  const auto gen = run_cli("report " + src("resources/samples/record_torch_nccl_2xh200") + " -q -o '" + (dir / "r.html").string() + "'");
+  INFO(gen.err);
+  REQUIRE(gen.exit_code == 0);
+  const test::HtmlReport rep = test::read_html_report((dir / "r.html").string());
+  REQUIRE(rep.well_formed);
+  REQUIRE(rep.sections.front() == "metadata");
+  REQUIRE(rep.sections.back() == "notes");
+  const std::string html = test::slurp(dir / "r.html");
+  const size_t metadata = html.find("<section id=\"metadata\">"), notes = html.find("<section id=\"notes\">");
+  REQUIRE(metadata != std::string::npos);
+  REQUIRE(notes != std::string::npos);
+  const size_t metadata_end = html.find("</section>", metadata);
+  // the warnings, in the metadata section
+  const size_t exited = html.find("Warning: " + test::source_path("resources/samples/record_torch_nccl_2xh200") +
+                                  "/manifest.json: the recorded command exited with status 1");
+  CHECK((exited > metadata && exited < metadata_end));
+  // the notes: each once, in the notes section only, none presented as a warning
+  const size_t summary = html.find("vm-3445-rnone.pstrace: collector: 237 CUPTI records");
+  CHECK(summary > notes);
+  CHECK(html.find("vm-3445-rnone.pstrace: collector: 237 CUPTI records", summary + 1) == std::string::npos);
+  CHECK(html.find("Warning: " + test::source_path("resources/samples/record_torch_nccl_2xh200") + "/vm-3490-r0.pstrace: nvlink") ==
+        std::string::npos);
+  size_t warning_lines = 0;
+  for (size_t at = html.find("Warning: "); at != std::string::npos; at = html.find("Warning: ", at + 1)) ++warning_lines;
+  CHECK(warning_lines == 5);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("Exposed communication and kernel counts in the report equal stats --json on the sample and a real capture",
           "[report][cli]") {
   for (const std::string& input : {kSample, kCapture}) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "test_paths.h"
+#include "trace/core/trace_builder.h"
 #include "trace/io/export/sqlite_writer.h"
 #include "trace/io/load_trace.h"
 
@@ -56,6 +57,24 @@ TEST_CASE("SQLite export of the bundled sample answers SQL with the source's cou
         std::vector<std::string>{"allreduce|16777216|69.544|69.544"});
   // typed args keep their SQL types
   CHECK(query(db, "SELECT typeof(value) FROM arg WHERE key = 'External id' LIMIT 1") == std::vector<std::string>{"integer"});
+  sqlite3_close(db);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SQLite export keeps the trace's warnings and notes apart in meta", "[writers][sqlite][notes]") {
+  TraceBuilder b;
+  b.warn("r0.pstrace: 2 NVTX ranges have no end");
+  b.note("r0.pstrace: collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)");
+  b.note("second note");
+  const fs::path dir = test::temp_dir("sqlite-notes");
+  const std::string path = (dir / "n.sqlite").string();
+  write_sqlite(b.finish(), path);
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  CHECK(query(db, "SELECT key, value FROM meta WHERE key LIKE 'warning %' OR key LIKE 'note %' ORDER BY rowid") ==
+        std::vector<std::string>{"warning 0|r0.pstrace: 2 NVTX ranges have no end",
+                                 "note 0|r0.pstrace: collector: 237 CUPTI records, 0 dropped by CUPTI, 0 buffer requests refused (exit)",
+                                 "note 1|second note"});
   sqlite3_close(db);
   fs::remove_all(dir);
 }

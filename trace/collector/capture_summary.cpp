@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "trace/io/collector/collector_notes.h"
 #include "trace/io/collector/collector_records.h"
 #include "trace/io/collector/nccl_records.h"
 #include "trace/io/pstrace/chunk_reader.h"
@@ -50,11 +51,12 @@ CaptureSummary summarize_capture(const std::string& path) {
         s.metadata.insert(s.metadata.end(), kv.begin(), kv.end());
         break;
       }
-      case ChunkType::kWarnings: {
-        auto w = decode_warnings(r);
-        s.warnings.insert(s.warnings.end(), w.begin(), w.end());
+      case ChunkType::kWarnings:  // an older collector's notes are among its warnings
+        for (std::string& w : decode_lines(r)) (is_collector_note(w) ? s.notes : s.warnings).push_back(std::move(w));
         break;
-      }
+      case ChunkType::kNotes:
+        for (std::string& n : decode_lines(r)) s.notes.push_back(std::move(n));
+        break;
       case ChunkType::kProbeRecords: {
         const ProbeChunk p = decode_probe_chunk(r);
         ++s.probe_chunks;
@@ -242,6 +244,8 @@ JsonValue to_json_value(const CaptureSummary& s) {
   JsonValue warnings = JsonValue::array();
   for (const auto& w : s.warnings) warnings.push(JsonValue::string(w));
   for (const auto& w : s.reader_warnings) warnings.push(JsonValue::string("reader: " + w));
+  JsonValue notes = JsonValue::array();
+  for (const auto& n : s.notes) notes.push(JsonValue::string(n));
   JsonValue others = JsonValue::array();
   for (const auto& c : s.other_cupti_calls) others.push(to_json_value(c));
   return JsonValue::object({{"path", JsonValue::string(s.path)},
@@ -270,7 +274,8 @@ JsonValue to_json_value(const CaptureSummary& s) {
                             {"clock_syncs", std::move(clocks)},
                             {"cupti_guard", JsonValue::string(s.meta("cupti_guard"))},
                             {"other_cupti_clients", std::move(others)},
-                            {"warnings", std::move(warnings)}});
+                            {"warnings", std::move(warnings)},
+                            {"notes", std::move(notes)}});
 }
 
 std::string format_summary(const CaptureSummary& s) {
@@ -312,6 +317,7 @@ std::string format_summary(const CaptureSummary& s) {
     line("  another CUPTI client: " + std::to_string(s.other_cupti_calls_unreadable) + " unreadable metadata entries");
   for (const auto& w : s.warnings) line("  warning: " + w);
   for (const auto& w : s.reader_warnings) line("  reader: " + w);
+  for (const auto& n : s.notes) line("  note: " + n);
   return out;
 }
 

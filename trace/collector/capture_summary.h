@@ -1,6 +1,6 @@
 // What one collector .pstrace holds, counted per device: kernels (NCCL ones and how many carry NCCL
 // annotations), copies (peer copies by source → destination), memsets, syncs, NVTX, API calls,
-// NCCL operations, probe and counter data, clock offsets, drops, warnings, another CUPTI client's
+// NCCL operations, probe and counter data, clock offsets, drops, warnings and notes, another CUPTI client's
 // calls (torch.profiler beside the collector) and the metadata.
 // `record` prints it after a run and writes it into manifest.json; parascope-collector-dump
 // prints it for any file. Reads through ChunkReader, so a file cut by SIGKILL is summarised up to
@@ -41,6 +41,7 @@ struct CaptureSummary {
   std::vector<std::string> reader_warnings;
   Metadata metadata;              // all metadata chunks in file order (last value wins)
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // the notes chunks, and an older collector's notes among its warnings
   std::map<std::string, uint64_t> records_by_kind;
   std::map<uint32_t, DeviceCounts> devices;
   uint64_t runtime_calls = 0, driver_calls = 0, syncs = 0, nvtx_ranges = 0, nvtx_marks = 0, dropped = 0;
@@ -65,7 +66,7 @@ struct CaptureSummary {
 // Throws InputError when the file is not a readable .pstrace.
 CaptureSummary summarize_capture(const std::string& path);
 JsonValue to_json_value(const CaptureSummary& s);
-// A few lines for people: rank, status, per-device counts, NCCL links, warnings.
+// A few lines for people: rank, status, per-device counts, NCCL links, warnings, notes.
 std::string format_summary(const CaptureSummary& s);
 
 }  // namespace parascope::collector

@@ -186,13 +186,8 @@ void CaptureWriter::submit_chunk(ChunkType type, std::vector<uint8_t> payload) {
   wake();
 }
 
-void CaptureWriter::add_warning(const std::string& warning) {
-  {
-    std::lock_guard lock(file_mutex_);
-    warnings_.push_back(warning);
-  }
-  submit_chunk(ChunkType::kWarnings, encode_warnings({warning}));
-}
+void CaptureWriter::add_warning(const std::string& warning) { submit_chunk(ChunkType::kWarnings, encode_lines({warning})); }
+void CaptureWriter::add_note(const std::string& note) { submit_chunk(ChunkType::kNotes, encode_lines({note})); }
 
 bool CaptureWriter::sync(std::chrono::milliseconds timeout) {
   if (state_.load() != kRunning || ::getpid() != owner_pid_) return false;
@@ -318,7 +313,9 @@ void CaptureWriter::write_final(const std::vector<std::pair<std::string, std::st
   std::vector<std::string> summary = {"collector: " + std::to_string(s.records) + " CUPTI records, " +
                                       std::to_string(s.dropped) + " dropped by CUPTI, " +
                                       std::to_string(s.refused_buffers) + " buffer requests refused (" + reason + ")"};
-  append(ChunkType::kWarnings, encode_warnings(summary));
+  // a note when nothing was lost and the process exited (collector_notes.h reads older files so)
+  const bool clean = !s.dropped && !s.refused_buffers && std::string_view(reason) == "exit";
+  append(clean ? ChunkType::kNotes : ChunkType::kWarnings, encode_lines(summary));
   std::lock_guard lock(file_mutex_);
   try {
     if (file_) file_->close();

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -93,10 +94,15 @@ class CaptureWriter {
     period_requested_ = true;
     wake();
   }
-  void add_warning(const std::string& warning);  // written in the warnings chunk at the end (and now)
+  // Written at once: a warning (something may be wrong with the trace) in a warnings chunk, a note
+  // (how the trace was made: sampling setup, clock syncs) in a notes chunk.
+  void add_warning(const std::string& warning);
+  void add_note(const std::string& note);
   // Blocks until everything submitted before the call is written; false on timeout or when closed.
   bool sync(std::chrono::milliseconds timeout);
-  // Ends the capture: one last period (hook with final = true), final metadata, warnings, index.
+  // Ends the capture: one last period (hook with final = true), final metadata, the run summary
+  // (a note; a warning when CUPTI dropped records, buffer requests were refused or a signal ended
+  // the process), index.
   void finish(const std::vector<std::pair<std::string, std::string>>& final_metadata);
   bool finished() const { return state_.load() >= kFinished; }
 
@@ -130,7 +136,7 @@ class CaptureWriter {
   Converter converter_;
   PeriodicHook hook_;
   std::unique_ptr<ChunkWriter> file_;
-  std::mutex file_mutex_;  // file_ + warnings_ + stats_ writes (writer thread, finish, rename)
+  std::mutex file_mutex_;  // file_ + stats_ writes (writer thread, finish, rename)
 
   std::mutex queue_mutex_;
   std::deque<Job> queue_;
@@ -145,7 +151,6 @@ class CaptureWriter {
   std::atomic<uint64_t> pool_hits_{0}, pool_misses_{0};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> refused_{0};
-  std::vector<std::string> warnings_;
   Stats stats_;
 
   int wake_fd_ = -1;

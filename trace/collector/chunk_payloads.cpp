@@ -47,13 +47,13 @@ std::string metadata_value(const Metadata& kv, const std::string& key) {
   return v;
 }
 
-std::vector<uint8_t> encode_warnings(const std::vector<std::string>& warnings) {
+std::vector<uint8_t> encode_lines(const std::vector<std::string>& lines) {
   ByteWriter w;
-  for (const auto& s : warnings) w.str(s);
+  for (const auto& s : lines) w.str(s);
   return std::move(w.bytes());
 }
 
-std::vector<std::string> decode_warnings(ByteReader& r) {
+std::vector<std::string> decode_lines(ByteReader& r) {
   std::vector<std::string> out;
   while (!r.done()) out.emplace_back(r.str());
   return out;

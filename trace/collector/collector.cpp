@@ -147,6 +147,15 @@ void Collector::warn(const std::string& text, bool also_stderr) {
   if (writer_) writer_->add_warning(text);
 }
 
+void Collector::note(const std::string& text) {
+  if (writer_) writer_->add_note(text);
+}
+
+void Collector::sampler_said(const PmSamplerLog& log) {
+  for (const auto& n : log.notes) note("nvlink sampling: " + n);
+  for (const auto& w : log.warnings) warn("nvlink sampling: " + w, false);
+}
+
 Metadata Collector::start_metadata() const {
   const int32_t rank = rank_override_.load() >= 0 ? rank_override_.load() : config_.rank.rank;
   Metadata kv = {
@@ -723,11 +732,11 @@ void Collector::resolve_brackets(bool force) {
       return c.valid ? "[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "] (width " + std::to_string(c.width()) + ")"
                      : std::string("none");
     };
-    warn("clock sync device " + std::to_string(b.device) + ": host window " + range(b.host) + ", kernel brackets " +
-             range(brackets) + " from " + std::to_string(b.seen) + " of " + std::to_string(b.readings.size()) +
-             " kernels -> CUPTI - globaltimer = " + std::to_string(e.offset_ns) + " +- " +
-             std::to_string(e.uncertainty_ns) + " ns (" + e.method + ")" + (e.note.empty() ? "" : "; " + e.note),
-         false);
+    const std::string sync = "clock sync device " + std::to_string(b.device);
+    note(sync + ": host window " + range(b.host) + ", kernel brackets " + range(brackets) + " from " +
+         std::to_string(b.seen) + " of " + std::to_string(b.readings.size()) + " kernels -> CUPTI - globaltimer = " +
+         std::to_string(e.offset_ns) + " +- " + std::to_string(e.uncertainty_ns) + " ns (" + e.method + ")");
+    if (!e.note.empty()) warn(sync + ": " + e.note, false);
   }
 }
 
@@ -775,10 +784,10 @@ void Collector::handle_pending(bool final) {
         const uint32_t per_period = config_.flush_ms * 1000u / std::max(1u, config_.nvlink_sample_us);
         auto sampler = std::make_unique<PmSampler>(*cupti_, d);
         std::string error;
-        std::vector<std::string> notes;
-        const bool ok = sampler->start(config_.nvlink_sample_us, std::max(1000u, per_period * 4), metrics, &error, &notes);
+        PmSamplerLog log;
+        const bool ok = sampler->start(config_.nvlink_sample_us, std::max(1000u, per_period * 4), metrics, &error, &log);
         if (drv && ctx) drv->cuCtxSetCurrent(previous);
-        for (const auto& n : notes) warn("nvlink sampling: " + n, false);
+        sampler_said(log);
         if (!ok) {
           warn("nvlink sampling: NOT available on this driver/device: " + error);
         } else {
@@ -870,12 +879,12 @@ void Collector::drain_sampler(bool stop) {
   if (!sampler_) return;
   std::vector<CollectedActivity> samples;
   std::string error;
-  std::vector<std::string> notes;
-  if (!sampler_->decode(samples, &error, &notes)) {
+  PmSamplerLog log;
+  if (!sampler_->decode(samples, &error, &log)) {
     warn("nvlink sampling stopped: " + error);
     sampler_.reset();
   }
-  for (const auto& n : notes) warn("nvlink sampling: " + n, false);
+  sampler_said(log);
   for (const auto& s : samples) add_record(s);
   // libnvperf_host (loaded by CUPTI when sampling starts) registers its static destructors after
   // our atexit handler, so they ran first at exit while the writer thread was still decoding:

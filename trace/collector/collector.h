@@ -34,6 +34,7 @@
 namespace parascope::collector {
 
 class PmSampler;
+struct PmSamplerLog;
 
 class Collector {
  public:
@@ -75,7 +76,9 @@ class Collector {
   uint64_t convert_buffer(const uint8_t* data, size_t valid, ByteWriter& out);
   std::string api_name(CUpti_CallbackDomain domain, uint32_t cbid);
   void add_record(const CollectedActivity& a);
-  void warn(const std::string& text, bool also_stderr = true);
+  void warn(const std::string& text, bool also_stderr = true);  // the trace's warnings (and stderr)
+  void note(const std::string& text);  // the trace's notes: how it was made, no problem
+  void sampler_said(const PmSamplerLog& log);  // NVLink sampling's notes and warnings, "nvlink sampling: ..."
   Metadata start_metadata() const;
   Metadata final_metadata();
   void record_device_info(int device);

@@ -34,7 +34,7 @@ bool PmSampler::check(CUptiResult r, const char* what, std::string* error) const
 
 PmSampler::~PmSampler() { stop(); }
 
-bool PmSampler::build_config(std::vector<std::string> metrics, std::string* error, std::vector<std::string>* notes) {
+bool PmSampler::build_config(std::vector<std::string> metrics, std::string* error, PmSamplerLog* log) {
   auto init_host = [&]() -> bool {
     if (host_) {
       auto d = PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
@@ -72,7 +72,7 @@ bool PmSampler::build_config(std::vector<std::string> metrics, std::string* erro
         const std::string m = p.ppMetricNames[i];
         if (m.rfind("nvl", 0) == 0) nvl += (nvl.empty() ? "" : " ") + m;
       }
-      if (notes) notes->push_back("PM sampling counters on " + chip_ + " starting with nvl: " + (nvl.empty() ? "(none)" : nvl));
+      if (log) log->notes.push_back("PM sampling counters on " + chip_ + " starting with nvl: " + (nvl.empty() ? "(none)" : nvl));
     }
   }
 
@@ -87,7 +87,7 @@ bool PmSampler::build_config(std::vector<std::string> metrics, std::string* erro
       if (rm == CUPTI_SUCCESS) ok.push_back(m);
       else bad += " " + m + " (" + cupti_.error(rm) + ")";
     }
-    if (notes && !bad.empty()) notes->push_back("PM sampling metrics refused:" + bad);
+    if (log && !bad.empty()) log->warnings.push_back("PM sampling metrics refused:" + bad);
     if (ok.empty()) {
       if (error) *error = "cuptiProfilerHostConfigAddMetrics: no NVLink metric accepted:" + bad;
       return false;
@@ -120,7 +120,7 @@ bool PmSampler::build_config(std::vector<std::string> metrics, std::string* erro
 }
 
 bool PmSampler::start(uint32_t interval_us, uint32_t max_samples, const std::vector<std::string>& metrics,
-                      std::string* error, std::vector<std::string>* notes) {
+                      std::string* error, PmSamplerLog* log) {
   if (!cupti_.cuptiPmSamplingEnable || !cupti_.cuptiProfilerHostInitialize || !cupti_.cuptiProfilerInitialize) {
     if (error) *error = "this libcupti has no PM sampling API (" + cupti_.path + ")";
     return false;
@@ -159,11 +159,11 @@ bool PmSampler::start(uint32_t interval_us, uint32_t max_samples, const std::vec
 
   std::vector<std::string> wanted = metrics;
   if (wanted.empty()) wanted = {"nvlrx__bytes.sum", "nvltx__bytes.sum"};
-  if (!build_config(wanted, error, notes)) return false;
-  if (notes) {
+  if (!build_config(wanted, error, log)) return false;
+  if (log) {
     std::string m;
     for (const auto& s : metrics_) m += " " + s;
-    notes->push_back("PM sampling on device " + std::to_string(device_) + " (" + chip_ + ") every " +
+    log->notes.push_back("PM sampling on device " + std::to_string(device_) + " (" + chip_ + ") every " +
                      std::to_string(interval_us) + " us:" + m);
   }
 
@@ -204,7 +204,7 @@ bool PmSampler::start(uint32_t interval_us, uint32_t max_samples, const std::vec
   return true;
 }
 
-bool PmSampler::decode(std::vector<CollectedActivity>& out, std::string* error, std::vector<std::string>* notes) {
+bool PmSampler::decode(std::vector<CollectedActivity>& out, std::string* error, PmSamplerLog* log) {
   if (!started_ && !sampler_) return true;
   for (int round = 0; round < 64; ++round) {
     auto dd = PARAMS(CUpti_PmSampling_DecodeData_Params);
@@ -212,8 +212,8 @@ bool PmSampler::decode(std::vector<CollectedActivity>& out, std::string* error, 
     dd.pCounterDataImage = counter_data_.data();
     dd.counterDataImageSize = counter_data_.size();
     if (!check(cupti_.cuptiPmSamplingDecodeData(&dd), "cuptiPmSamplingDecodeData", error)) return false;
-    if (dd.overflow && notes) notes->push_back("PM sampling hardware buffer overflowed on device " + std::to_string(device_) +
-                                               ": samples were lost (raise the interval)");
+    if (dd.overflow && log) log->warnings.push_back("PM sampling hardware buffer overflowed on device " + std::to_string(device_) +
+                                                    ": samples were lost (raise the interval)");
     auto info = PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
     info.pCounterDataImage = counter_data_.data();
     info.counterDataImageSize = counter_data_.size();

@@ -16,6 +16,12 @@
 
 namespace parascope::collector {
 
+// What sampling says beside its samples: notes (the NVLink counters the chip offers, what is
+// sampled) and warnings (metrics refused, samples lost to a full hardware buffer).
+struct PmSamplerLog {
+  std::vector<std::string> notes, warnings;
+};
+
 class PmSampler {
  public:
   PmSampler(const CuptiApi& cupti, int device) : cupti_(cupti), device_(device) {}
@@ -25,18 +31,18 @@ class PmSampler {
 
   // Configures and starts sampling. `metrics` empty: nvlrx__bytes.sum, nvltx__bytes.sum. On failure
   // returns false with `error` set ("cuptiPmSamplingEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES …").
-  // `notes` receives what was found (chip, NVLink metrics the chip offers, chosen metrics).
+  // `log` receives what was found (chip, NVLink metrics the chip offers, chosen metrics; metrics refused).
   bool start(uint32_t interval_us, uint32_t max_samples, const std::vector<std::string>& metrics, std::string* error,
-             std::vector<std::string>* notes);
-  // Decodes completed samples into `out`; false with `error` on a CUPTI failure (overflow is a note).
-  bool decode(std::vector<CollectedActivity>& out, std::string* error, std::vector<std::string>* notes);
+             PmSamplerLog* log);
+  // Decodes completed samples into `out`; false with `error` on a CUPTI failure (overflow: a warning in `log`).
+  bool decode(std::vector<CollectedActivity>& out, std::string* error, PmSamplerLog* log);
   void stop();
   const std::vector<std::string>& metrics() const { return metrics_; }
   bool running() const { return started_; }
 
  private:
   bool check(CUptiResult r, const char* what, std::string* error) const;
-  bool build_config(std::vector<std::string> metrics, std::string* error, std::vector<std::string>* notes);
+  bool build_config(std::vector<std::string> metrics, std::string* error, PmSamplerLog* log);
 
   const CuptiApi& cupti_;
   int device_;

@@ -82,7 +82,11 @@ struct Trace {
 
   std::vector<std::string> source_files;
   std::string source_format;      // "kineto-json", "nsys-sqlite", "pstrace", "simulation", ...
-  std::vector<std::string> warnings;  // what was skipped or repaired while loading, for the user
+  // For the user, kept apart: a warning says something may be wrong with the data (what was
+  // skipped, repaired, lost or cut short); a note says how the trace was made (a collector's run
+  // summary, what NVLink sampling measured) and is no problem. Views list warnings, then notes.
+  std::vector<std::string> warnings;
+  std::vector<std::string> notes;
 
   // Earliest start and latest end over all slices and counter samples; {0, 0} when empty.
   std::pair<TimeNs, TimeNs> time_span() const;

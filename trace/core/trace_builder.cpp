@@ -186,6 +186,7 @@ uint32_t TraceBuilder::add_collective(const CollectiveInfo& c) {
 }
 
 void TraceBuilder::warn(std::string message) { trace_->warnings.push_back(std::move(message)); }
+void TraceBuilder::note(std::string message) { trace_->notes.push_back(std::move(message)); }
 
 namespace {
 

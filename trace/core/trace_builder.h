@@ -64,7 +64,8 @@ class TraceBuilder {
   void append_counter_samples(uint32_t track, std::span<const TimeNs> time, std::span<const double> value);
   void add_flow(EventRef from, EventRef to, FlowKind kind);
   uint32_t add_collective(const CollectiveInfo& c);  // kernel/cpu_op refs provisional until finish()
-  void warn(std::string message);
+  void warn(std::string message);  // Trace::warnings: something may be wrong with the data
+  void note(std::string message);  // Trace::notes: how the trace was made, no problem
   size_t negative_durations() const { return negative_durations_; }
 
   // Sorts, computes depths, remaps refs. The builder is empty afterwards.

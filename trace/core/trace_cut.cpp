@@ -36,6 +36,7 @@ Trace cut_trace(Trace&& in, std::vector<std::pair<TimeNs, TimeNs>> ranges) {
   out.source_files = std::move(in.source_files);
   out.source_format = std::move(in.source_format);
   out.warnings = std::move(in.warnings);
+  out.notes = std::move(in.notes);
   for (auto& p : in.processes) b.add_process(std::move(p));
   for (auto& d : in.devices) b.add_device(std::move(d));
   for (const auto& l : in.links) b.add_link(l);
@@ -109,7 +110,7 @@ Trace cut_trace(Trace&& in, std::vector<std::pair<TimeNs, TimeNs>> ranges) {
   }
   std::string note = "cut to " + std::to_string(keep.r.size()) + " time range" + (keep.r.size() == 1 ? "" : "s") + ": " +
                      std::to_string(kept) + " slices kept, " + std::to_string(dropped) + " left out";
-  b.warn(note);
+  b.note(note);  // how the trace was made, no problem
   return b.finish();
 }
 

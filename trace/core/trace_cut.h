@@ -1,8 +1,8 @@
 // A trace cut down to some time ranges: every slice that overlaps one of them (whole, not clipped),
 // the counter samples inside them (and the one before each range, which holds into it), the flows
 // and collective annotations whose events survive, and everything else (processes, devices, tracks,
-// links, topology, warnings) as it was. Used to keep a long run's interesting parts (a benchmark's
-// first call and timed loop) without its warm-up; the result says what was cut in its warnings.
+// links, topology, warnings, notes) as it was. Used to keep a long run's interesting parts (a benchmark's
+// first call and timed loop) without its warm-up; the result says what was cut in a note.
 #pragma once
 
 #include <utility>

@@ -6,7 +6,7 @@
 //     "exit": {"code": 0, "signal": null}, "options": {…}, "collector_library": "…", "clock": "cupti",
 //     "files": [{"path": "h200-01-4242-r0.pstrace", "host", "pid", "rank", "local_rank", "world_size",
 //                "rank_source", "rank_name", "status", "end_reason", "complete", "bytes", "records",
-//                "kernels", "dropped_records", "warnings", "start_time_unix_ns", "process_command",
+//                "kernels", "dropped_records", "warnings", "notes", "start_time_unix_ns", "process_command",
 //                "devices": [...]}, ...],
 //     "other_files": ["older-run.pstrace", ...] }
 // Unknown members are ignored (later versions may add some); every member but schema_version,

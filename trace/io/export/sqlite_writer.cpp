@@ -167,6 +167,7 @@ void write(const Trace& t, Db& db, const std::function<void(uint64_t, uint64_t)>
   m("source_files", files);
   m("exported_by", "parascope");
   for (size_t i = 0; i < t.warnings.size(); ++i) m("warning " + std::to_string(i), t.warnings[i]);
+  for (size_t i = 0; i < t.notes.size(); ++i) m("note " + std::to_string(i), t.notes[i]);
 
   auto* proc = db.prepare("INSERT INTO process VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   for (size_t i = 0; i < t.processes.size(); ++i) {

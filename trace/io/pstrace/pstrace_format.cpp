@@ -8,7 +8,7 @@ namespace parascope {
 std::string_view to_string(Codec c) { return c == Codec::kZstd ? "zstd" : "none"; }
 
 namespace {
-constexpr std::array<ChunkTypeInfo, 17> kRegistry = {{
+constexpr std::array<ChunkTypeInfo, 18> kRegistry = {{
     {ChunkType::kIndex, "index", false},
     {ChunkType::kMetadata, "metadata", false},
     {ChunkType::kProcesses, "processes", true},
@@ -26,6 +26,7 @@ constexpr std::array<ChunkTypeInfo, 17> kRegistry = {{
     {ChunkType::kCuptiRecords, "cupti_records", false},
     {ChunkType::kNcclRecords, "nccl_records", false},
     {ChunkType::kStandInRecords, "standin_records", false},
+    {ChunkType::kNotes, "notes", false},
 }};
 }  // namespace
 

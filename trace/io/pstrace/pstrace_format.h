@@ -53,7 +53,9 @@
 //                s dtype, s group, s group_ranks, s algorithm, s protocol, z sequence,
 //                v in_elements, v out_elements, ref kernel, ref cpu_op, z peer)
 //   topology   : the Topology struct field by field, strings inline, doubles exact (pstrace_codec.cpp)
-//   warnings   : (v len, bytes) repeated to the end of the payload
+//   warnings   : (v len, bytes) repeated to the end of the payload: Trace::warnings
+//   notes      : the same layout: Trace::notes (how the trace was made). Not must-understand: a
+//                reader older than it skips it (saying so in a warning) and loses only the notes.
 //   probe_records: v device_ordinal (CUDA ordinal = CUPTI deviceId), z clock_offset_ns (added to
 //                %globaltimer to reach the CUPTI clock of that device), v correlation (CUPTI id of
 //                the kernel launch, 0: unknown), v launch_id, v name_len + kernel name, v overflow
@@ -115,6 +117,7 @@ enum class ChunkType : uint32_t {
   kCuptiRecords = 15,  // collector: converted CUPTI activity (before the trace model)
   kNcclRecords = 16,   // collector: NCCL profiler plugin events
   kStandInRecords = 17,  // collector / record --world: the stand-in process group's JSON lines
+  kNotes = 18,         // Trace::notes: collector run summaries, sampling setup (information, not problems)
 };
 
 struct ChunkTypeInfo {

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "trace/core/error.h"
+#include "trace/io/collector/collector_notes.h"
 #include "trace/io/common/file_import.h"
 #include "trace/io/pstrace/chunk_prefetcher.h"
 #include "trace/io/pstrace/chunk_reader.h"
@@ -75,7 +76,8 @@ int phase_of(uint32_t type) {
     case ChunkType::kLinks: return 3;
     case ChunkType::kTracks: return 4;
     case ChunkType::kTopology:
-    case ChunkType::kWarnings: return 5;
+    case ChunkType::kWarnings:
+    case ChunkType::kNotes: return 5;
     case ChunkType::kSlices:
     case ChunkType::kCounters:
     case ChunkType::kCuptiRecords:
@@ -237,6 +239,7 @@ class Importer {
         case ChunkType::kTracks: tracks(r); break;
         case ChunkType::kTopology: topology(r); break;
         case ChunkType::kWarnings: warnings(r); break;
+        case ChunkType::kNotes: notes(r); break;
         case ChunkType::kSlices: parsed_or_own(r, own_slices_, parse_slice_chunk, [this](SliceChunk& sc) { apply_slices(sc); }); break;
         case ChunkType::kCounters: parsed_or_own(r, own_counters_, parse_counter_chunk, [this](CounterChunk& cc) { apply_counters(cc); }); break;
         case ChunkType::kFlows: parsed_or_own(r, own_flows_, parse_flow_chunk, [this](FlowChunk& fc) { apply_flows(fc); }); break;
@@ -469,13 +472,23 @@ class Importer {
     else b_.trace().topology = std::move(t);
   }
 
-  // The file's own warnings. The collector's (written as they happen, one process per file) are
-  // named by their file; a written trace's are its warnings as they were.
+  // The file's own warnings and notes. The collector's (written as they happen, one process per
+  // file) are named by their file, and the informational lines older collectors wrote as
+  // warnings become notes (collector_notes.h); a written trace's are as they were.
   void warnings(ByteReader& r) {
     const bool collector = meta("source_format") == "parascope-collector";
     while (!r.done()) {
       const std::string w(r.str());
-      b_.warn(collector ? path_ + ": " + w : w);
+      if (!collector) b_.warn(w);
+      else if (is_collector_note(w)) b_.note(path_ + ": " + w);
+      else b_.warn(path_ + ": " + w);
+    }
+  }
+  void notes(ByteReader& r) {
+    const bool collector = meta("source_format") == "parascope-collector";
+    while (!r.done()) {
+      const std::string n(r.str());
+      b_.note(collector ? path_ + ": " + n : n);
     }
   }
 

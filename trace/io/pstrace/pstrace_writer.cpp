@@ -95,6 +95,7 @@ void PstraceWriter::set_topology(const Topology& t) {
 }
 
 void PstraceWriter::add_warning(std::string message) { pending_.warnings.push_back(std::move(message)); }
+void PstraceWriter::add_note(std::string message) { pending_.notes.push_back(std::move(message)); }
 
 EventRef PstraceWriter::push_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name, SliceRef ref,
                                    std::span<const Arg> args) {
@@ -565,7 +566,7 @@ void PstraceWriter::write_relations(const Trace& src) {
   }
 }
 
-void PstraceWriter::write_metadata_and_warnings(const Trace& src) {
+void PstraceWriter::write_metadata_warnings_notes(const Trace& src) {
   if (!metadata_.empty()) {
     local_.begin(src.strings);
     body_.clear();
@@ -583,11 +584,14 @@ void PstraceWriter::write_metadata_and_warnings(const Trace& src) {
     chunks_.append(ChunkType::kTopology, w.bytes(), options_.codec);
     topology_written_ = true;
   }
-  if (!src.warnings.empty()) {
+  auto lines = [&](ChunkType type, const std::vector<std::string>& list) {
+    if (list.empty()) return;
     ByteWriter w;
-    for (const std::string& m : src.warnings) w.str(m);
-    chunks_.append(ChunkType::kWarnings, w.bytes(), options_.codec);
-  }
+    for (const std::string& m : list) w.str(m);
+    chunks_.append(type, w.bytes(), options_.codec);
+  };
+  lines(ChunkType::kWarnings, src.warnings);
+  lines(ChunkType::kNotes, src.notes);
 }
 
 void PstraceWriter::flush() {
@@ -597,7 +601,7 @@ void PstraceWriter::flush() {
   devices_written_ = pending_.devices.size();
   links_written_ = pending_.links.size();
   tracks_written_ = pending_.tracks.size();
-  write_metadata_and_warnings(pending_);
+  write_metadata_warnings_notes(pending_);
   for (uint32_t t = 0; t < pending_.tracks.size(); ++t) {
     Track& track = pending_.tracks[t];
     if (track.slices.empty() && track.counter.size() == 0) continue;
@@ -608,6 +612,7 @@ void PstraceWriter::flush() {
   }
   write_relations(pending_);
   pending_.warnings.clear();
+  pending_.notes.clear();
   pending_.flows.clear();
   pending_.collectives.clear();
   pending_.launch_configs.clear();
@@ -643,7 +648,7 @@ void write_pstrace(const Trace& trace, const std::string& path, const PstraceWri
   for (const std::string& f : trace.source_files) w.set_metadata("source_file", f);
   w.topology_written_ = false;
   w.write_declarations(trace, 0, 0, 0, 0);
-  w.write_metadata_and_warnings(trace);
+  w.write_metadata_warnings_notes(trace);
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) w.write_track_data(trace, t, 0);
   w.write_relations(trace);
   w.close();

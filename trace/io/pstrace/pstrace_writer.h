@@ -59,6 +59,7 @@ class PstraceWriter {
   uint32_t add_track(const TrackDecl& t);
   void set_topology(const Topology& t);
   void add_warning(std::string message);
+  void add_note(std::string message);
 
   EventRef add_slice(uint32_t track, TimeNs start, TimeNs dur, StringId name,
                      SliceKind kind = SliceKind::kGeneric, std::span<const Arg> args = {});
@@ -101,7 +102,7 @@ class PstraceWriter {
   void write_track_data(const Trace& src, uint32_t track, uint64_t first_row);
   void write_arg_sets(const Trace& src, const std::vector<uint32_t>& sets);
   void write_relations(const Trace& src);
-  void write_metadata_and_warnings(const Trace& src);
+  void write_metadata_warnings_notes(const Trace& src);
   void emit(ChunkType type);  // local_ string table + body_, as one chunk
   void maybe_flush();
 
