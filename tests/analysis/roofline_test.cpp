@@ -108,10 +108,12 @@ TEST_CASE("Kernel args carry FLOPs, HBM and link bytes", "[analysis][roofline]")
                                  {b.intern("link_bytes"), ArgValue::of_double(1e10)}};
   b.add_slice(s, 0, 50'000'000, b.intern("fused_ag_gemm"), b.add_kernel({}), args);
   b.add_slice(s, 60'000'000, 1000, b.intern("mystery"), b.add_kernel({}));
+  b.add_slice(s, 70'000'000, 1000, b.intern("parascope_clock_sync"), b.add_kernel({}));  // the collector's, not the program's
   const Trace t = b.finish();
   const Roofline r = compute_roofline(t, h200_like());
   REQUIRE(r.points.size() == 2);
   CHECK(r.kernels == 2);
+  CHECK(r.collector_kernels == 1);
   CHECK(r.kernels_with_flops == 1);
   const RooflinePoint& f = r.points[0];
   CHECK(t.str(f.name) == "fused_ag_gemm");
@@ -121,6 +123,7 @@ TEST_CASE("Kernel args carry FLOPs, HBM and link bytes", "[analysis][roofline]")
   CHECK(r.points[1].with_flops == 0);
   const DataTable table = roofline_table(t, r);
   CHECK(table.rows[1].back().text == "no FLOP count");
+  CHECK(table.note.find("1 of 2 kernels have a FLOP count; the collector's parascope_clock_sync (1) left out") != std::string::npos);
   // work in SI units, the exact count behind it (CSV, JSON)
   CHECK(table.columns[4].title == "FLOPs");
   CHECK(table.rows[0][4].text == "1.000 TFLOP");

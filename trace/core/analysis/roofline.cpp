@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "trace/core/analysis/collective_bandwidth.h"
+#include "trace/core/analysis/kernel_stats.h"
 #include "trace/core/json.h"
 
 namespace parascope {
@@ -316,6 +317,10 @@ Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, c
     const auto& s = tr.slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (s.ref[i].kind() != SliceKind::kKernel) continue;
+      if (trace.str(s.name[i]) == kCollectorClockSyncKernel) {
+        ++out.collector_kernels;
+        continue;
+      }
       const EventRef ref{ti, i};
       KernelWork w;
       const uint32_t set = s.args_of(i);
@@ -386,7 +391,10 @@ DataTable roofline_table(const Trace& trace, const Roofline& r) {
            (r.ceilings.hbm_bytes_per_s > 0 ? format_rate(r.ceilings.hbm_bytes_per_s) : "?") + ", link " +
            (r.ceilings.link_bytes_per_s > 0 ? format_rate(r.ceilings.link_bytes_per_s) : "?") + " per direction; " +
            (r.ceilings.peaks_from.empty() ? "" : "compute/HBM peaks from the " + r.ceilings.peaks_from + "; ") +
-           std::to_string(r.kernels_with_flops) + " of " + std::to_string(r.kernels) + " kernels have a FLOP count";
+           std::to_string(r.kernels_with_flops) + " of " + std::to_string(r.kernels) + " kernels have a FLOP count" +
+           (r.collector_kernels ? "; the collector's " + std::string(kCollectorClockSyncKernel) + " (" +
+                                      std::to_string(r.collector_kernels) + ") left out"
+                                : std::string());
   t.column("kernel").column("kind").column("count", "", true).column("time", "ns", true).column("FLOPs", "FLOP", true)
       .column("achieved", "FLOP/s", true).column("HBM bytes", "bytes", true).column("link bytes", "bytes", true)
       .column("FLOP/HBM byte", "FLOP/byte", true).column("FLOP/link byte", "FLOP/byte", true)

@@ -80,9 +80,11 @@ struct Roofline {
   RooflineCeilings ceilings;
   std::vector<RooflinePoint> points;  // by total time, largest first, then name text
   int64_t kernels = 0, kernels_with_flops = 0;
+  int64_t collector_kernels = 0;  // kCollectorClockSyncKernel launches left out (not the program's)
 };
 
-// Every kernel on GPU streams, by name over all devices.
+// Every kernel on GPU streams, by name over all devices; the collector's clock-sync kernel is not
+// the program's and is left out (counted), as in kernel statistics.
 Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, const RooflineCeilings& ceilings);
 Roofline compute_roofline(const Trace& trace, const RooflineCeilings& ceilings);
 
