@@ -503,7 +503,7 @@ QString MainWindow::export_report(const QString& path, const QStringList& whatif
 void MainWindow::export_report_dialog() {
   if (!trace_) return;
   ReportRequest r;
-  if (!ask_report_request(this, r)) return;
+  if (!ask_report_request(this, r, whatif_->has_run(), whatif_->last_run_knobs())) return;
   const QString error = export_report(r.path, r.whatif);
   if (!error.isEmpty() && interactive_) QMessageBox::critical(this, tr("Export failed"), error);
 }

@@ -36,18 +36,25 @@ QString export_report(std::shared_ptr<const Trace> trace, const ReportRequest& r
   }
 }
 
-bool ask_report_request(QWidget* parent, ReportRequest& request) {
+QString offered_report_knobs(bool has_run, const QStringList& run_knobs, const QString& typed_last) {
+  return has_run ? run_knobs.join(' ') : typed_last;
+}
+
+bool ask_report_request(QWidget* parent, ReportRequest& request, bool has_run, const QStringList& run_knobs) {
   QSettings settings;
   const QString start = settings.value("report/last_path", "report.html").toString();
   const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export report"), start,
                                                     QObject::tr("HTML report, one file (*.html);;PDF report (*.pdf)"));
   if (path.isEmpty()) return false;
   bool ok = false;
+  const QString from = has_run ? QObject::tr("Offered: the what-if dock's last run (%1).")
+                                     .arg(run_knobs.isEmpty() ? QObject::tr("the plain replay, no knobs") : run_knobs.join(' '))
+                               : QObject::tr("No what-if run yet: offered are the knobs typed last time.");
   const QString knobs = QInputDialog::getText(
       parent, QObject::tr("Export report"),
       QObject::tr("What-if knobs to compare, KNOB=VALUE separated by spaces (empty: no what-if section),\n"
-                  "e.g. comm_stream=side or fabric=pcie:"),
-      QLineEdit::Normal, settings.value("report/last_whatif").toString(), &ok);
+                  "e.g. comm_stream=side or fabric=pcie. %1").arg(from),
+      QLineEdit::Normal, offered_report_knobs(has_run, run_knobs, settings.value("report/last_whatif").toString()), &ok);
   if (!ok) return false;
   settings.setValue("report/last_path", path);
   settings.setValue("report/last_whatif", knobs);

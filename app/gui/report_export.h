@@ -24,7 +24,11 @@ struct ReportRequest {
 
 // Builds and writes the report; an empty string on success, else the message to show.
 QString export_report(std::shared_ptr<const Trace> trace, const ReportRequest& request);
-// Asks where to write and which knobs to compare (empty: none); false when the user cancelled.
-bool ask_report_request(QWidget* parent, ReportRequest& request);
+// The knobs the dialog offers: those of the what-if dock's last finished run when there is one (an
+// empty list there: the plain replay, no knobs), else the ones the user typed last time.
+QString offered_report_knobs(bool has_run, const QStringList& run_knobs, const QString& typed_last);
+// Asks where to write and which knobs to compare (empty: none), starting from `offered` and saying
+// where it came from; false when the user cancelled.
+bool ask_report_request(QWidget* parent, ReportRequest& request, bool has_run = false, const QStringList& run_knobs = {});
 
 }  // namespace parascope::gui

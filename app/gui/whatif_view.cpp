@@ -431,6 +431,8 @@ void WhatIfView::run() {
   std::string label;
   for (const auto& [k, v] : overrides) label += (label.empty() ? "" : " ") + k + "=" + v;
   label_ = label.empty() ? tr("replay") : qstr(label);
+  QStringList run_knobs;
+  for (const auto& [k, v] : overrides) run_knobs << qstr(k + "=" + v);
   set_running(true, false);
   status_->setText(label.empty() ? tr("replaying the trace…") : tr("predicting %1…").arg(qstr(label)));
   auto prepared = prepared_;
@@ -464,7 +466,7 @@ void WhatIfView::run() {
         }
         return r;
       },
-      [this](std::shared_ptr<RunResult> r) {
+      [this, run_knobs](std::shared_ptr<RunResult> r) {
         set_running(false, false);
         if (r->cancelled) {
           status_->setText(tr("cancelled"));
@@ -472,6 +474,7 @@ void WhatIfView::run() {
           status_->setText(tr("what-if failed: %1").arg(r->error));
         } else {
           predicted_trace_ = r->trace;
+          last_run_knobs_ = run_knobs;
           diff_ = std::move(r->diff);
           comparison_->set_table(std::move(r->comparison));
           links_->set_table(std::move(r->links));

@@ -9,6 +9,7 @@
 // The dependency graph is built on a worker the first time the dock is shown with a trace.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -70,6 +71,9 @@ class WhatIfView : public QWidget {
   QTabWidget* tabs() const { return tabs_; }
   TimelineView* predicted_timeline() const { return predicted_; }
   std::shared_ptr<const Trace> predicted_trace() const { return predicted_trace_; }
+  // "knob=value" of the last finished prediction (empty for a plain replay); has_run: one finished
+  QStringList last_run_knobs() const { return last_run_knobs_; }
+  bool has_run() const { return predicted_trace_ != nullptr; }
   const TraceDiff& diff() const { return diff_; }
   // The tables as DataTables (reports include them): whatif_comparison_table, diff_links_table
   // (A measured, B predicted), sweep_table of the last finished run and sweep.
@@ -123,6 +127,7 @@ class WhatIfView : public QWidget {
   DataTableModel* sweep_model_ = nullptr;
   std::unique_ptr<render::ChartView> chart_;
   QString label_;
+  QStringList last_run_knobs_;
   bool preparing_ = false;
   JobTracker jobs_;  // last: cancelled and waited for before the members above go
 };

@@ -21,6 +21,7 @@
 #include "gui/diff_view.h"
 #include "gui/main_window.h"
 #include "gui/presets.h"
+#include "gui/report_export.h"
 #include "gui/timeline_view.h"
 #include "gui/whatif_view.h"
 #include "models/sweep_chart.h"
@@ -81,6 +82,11 @@ TEST_CASE("The what-if dock predicts, sweeps and compares a TP capture", "[app][
     v->wait();
     CHECK_FALSE(v->cancel_button()->isVisible());
     REQUIRE(v->predicted_trace());
+    // Export Report offers this run's knobs, not free text typed some other time
+    CHECK(v->has_run());
+    CHECK(v->last_run_knobs() == QStringList{"channels=4"});
+    CHECK(gui::offered_report_knobs(v->has_run(), v->last_run_knobs(), "comm_stream=side") == "channels=4");
+    CHECK(gui::offered_report_knobs(false, {}, "comm_stream=side") == "comm_stream=side");
     // the same prediction straight from the library
     const Trace& measured = *w.timeline()->trace();
     const whatif::DepGraph g = whatif::build_dep_graph(measured);
