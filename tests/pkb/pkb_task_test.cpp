@@ -18,7 +18,17 @@ using namespace parascope::pkb;
 
 namespace {
 const std::string kPresets = test::source_path("resources/topologies");
+
+// The fixture's timed loop as found whatever other events sit in it: event 0's create at 50000, its
+// record ending at 50200, the last nccl ending at 170500, 4 iterations
+void require_fixture_loop(const TaskWindow& w) {
+  REQUIRE(w.found);
+  CHECK(w.loop_host_start == 50000);
+  CHECK(w.gpu_start == 50200);
+  CHECK(w.gpu_end == 170500);
+  REQUIRE(w.iterations.size() == 4);
 }
+}  // namespace
 
 TEST_CASE("pkb: the timed loop of PKB's worker is found from its CUDA events") {
   const auto ex = test::make_pkb_loop_trace();
@@ -55,12 +65,8 @@ TEST_CASE("pkb: c10d's own create/record/destroy events inside the loop are not 
   // PKB's events 2-4 and c10d's of iterations 2 and 3: the window would start at h_2 = 90000
   const auto ex = test::make_pkb_loop_trace(true);
   const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
-  REQUIRE(w.found);
   CHECK(w.note.empty());
-  CHECK(w.loop_host_start == 50000);  // event 0's create, as without c10d's events
-  CHECK(w.gpu_start == 50200);
-  CHECK(w.gpu_end == 170500);
-  REQUIRE(w.iterations.size() == 4);
+  require_fixture_loop(w);  // event 0's create starts it, as without c10d's events
   CHECK(w.iterations[1].host_start == 70100);
   CHECK(w.iterations[1].host_end == 90100);
   CHECK(w.iterations[1].gpu_ops.size() == 2);
@@ -73,12 +79,8 @@ TEST_CASE("pkb: events a call keeps inside the loop are not PKB's iterations: ev
   for (const bool c10d : {false, true}) {
     const auto ex = test::make_pkb_loop_trace(c10d, 1);
     const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
-    REQUIRE(w.found);
     CHECK(w.note == "2 kept event records per iteration between the loop's synchronises: every 2th is PKB's");
-    CHECK(w.loop_host_start == 50000);
-    CHECK(w.gpu_start == 50200);
-    CHECK(w.gpu_end == 170500);
-    REQUIRE(w.iterations.size() == 4);
+    require_fixture_loop(w);
     CHECK(w.iterations[1].host_start == 70100);
     CHECK(w.iterations[1].host_end == 90100);
     CHECK(w.iterations[1].gpu_ops.size() == 2);
@@ -92,14 +94,10 @@ TEST_CASE("pkb: kept records that are not a fixed number per call: the whole loo
   // started at iteration 1's record
   const auto ex = test::make_pkb_loop_trace(false, 2);
   const TaskWindow w = find_task_windows(ex.trace, 4).at(0);
-  REQUIRE(w.found);
   CHECK(w.note ==
         "7 kept event records between the loop's synchronises, not 1 + a multiple of 4: the loop from the first to the last, "
         "its iterations split by host time");
-  CHECK(w.loop_host_start == 50000);
-  CHECK(w.gpu_start == 50200);
-  CHECK(w.gpu_end == 170500);
-  REQUIRE(w.iterations.size() == 4);
+  require_fixture_loop(w);
   for (int k = 0; k < 4; ++k) {
     CHECK(w.iterations[k].host_start == 50100 + 20000 * k);
     CHECK(w.iterations[k].gpu_ops.size() == 2);
