@@ -4,7 +4,9 @@ lookup as the stand-in did it (a torch.cuda.Stream per call) and as it does it n
 handle), checked equal on the default and a side stream; the stand-in's own record path; and a
 whole dist.all_reduce through a stand-in group, from the main thread and from a second thread
 (DDP's hooks run on autograd's device thread). Microseconds per call, median of 5 rounds.
-usage: standin_call_cost.py [--calls N] [--device cuda|cpu]   (RANK/WORLD_SIZE/MASTER_* set, world 1)"""
+and, beside them, the same dist.all_reduce on the real backend (NCCL on cuda, gloo on cpu).
+usage: standin_call_cost.py [--calls N] [--device cuda|cpu] [--impl auto|compiled|python]
+       (RANK/WORLD_SIZE/MASTER_* set, world 1; --impl as parascope_world/compiled.py chooses)"""
 import argparse
 import os
 import statistics
@@ -16,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "trace", "collector", "python"))
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
-from parascope_world import standin  # noqa: E402
+from parascope_world import compiled, standin  # noqa: E402
 from parascope_world.records import Recorder  # noqa: E402
 
 
@@ -34,11 +36,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--device", default="cuda")
+    ap.add_argument("--impl", default="auto", choices=["auto", "compiled", "python"])
     a = ap.parse_args()
     cuda = a.device == "cuda"
     recorder = Recorder(0, 1, None)
+    os.environ["PARASCOPE_WORLD_BACKEND"] = a.impl
+    module, why = compiled.load()
+    if module is not None:
+        recorder.attach_compiled(module, why)
 
     def create(store, rank, size, timeout):
+        if module is not None:
+            return module.make_backend(rank, size, list(range(size)), 1)
         pg = standin.StandInGroup(recorder, rank, size, list(range(size)), 1, "nccl")
         pg._set_group_name("standin")
         return pg
@@ -47,7 +56,7 @@ def main():
         dist.Backend.register_backend("parascope", create, devices=["cpu", "cuda"])
     except TypeError:
         dist.Backend.register_backend("parascope", create)
-    dist.init_process_group("gloo")
+    dist.init_process_group("nccl" if cuda else "gloo")
     group = dist.new_group(backend="parascope")
     t = torch.zeros(1 << 20, device=a.device)
     rows = []
@@ -72,7 +81,9 @@ def main():
                  "%.1f us" % ((time.perf_counter() - t0) / 20 * 1e6)))
     rows.append(("_where(t)", "%.2f us" % per_call_us(lambda: standin._where(t), a.calls)))
     pg = group
-    rows.append(("StandInGroup.allreduce([t]) from Python", "%.2f us" % per_call_us(lambda: pg.allreduce([t]), a.calls)))
+    rows.append(("dist.all_reduce(t) on the real backend (the baseline)",
+                 "%.2f us" % per_call_us(lambda: dist.all_reduce(t), a.calls)))
+    rows.append(("group.allreduce([t]) from Python (the stand-in, %s)" % recorder.impl, "%.2f us" % per_call_us(lambda: pg.allreduce([t]), a.calls)))
     rows.append(("dist.all_reduce(t, group) (C++ -> stand-in)",
                  "%.2f us" % per_call_us(lambda: dist.all_reduce(t, group=group), a.calls)))
     out = {}

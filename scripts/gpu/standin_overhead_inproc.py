@@ -11,7 +11,8 @@ step, the median of the paired ratios B_i / A_i with its 25-75 % range, and the 
 time per step (its records' t1 - t0, the Python it runs per call).
 
 usage: standin_overhead_inproc.py [--steps S] [--warmup W] [--batch B] [--seq T] [--out JSON]
-                                  [--backend nccl|gloo] [--device cuda|cpu]
+                                  [--backend nccl|gloo] [--device cuda|cpu] [--impl auto|compiled|python]
+(--impl: the stand-in's compiled backend or its Python group, as parascope_world/compiled.py chooses)
 (gloo/cpu is the CPU check of this script: CI's torch 1.13 has no scaled_dot_product_attention,
 a plain attention stands in for it there.)"""
 import argparse
@@ -39,7 +40,7 @@ if not hasattr(F, "scaled_dot_product_attention"):  # torch < 2.0 (the CPU check
     F.scaled_dot_product_attention = _sdpa
 
 from onegpu_gpt import GPT  # noqa: E402
-from parascope_world import standin  # noqa: E402
+from parascope_world import compiled, standin  # noqa: E402
 from parascope_world.records import Recorder  # noqa: E402
 
 
@@ -64,6 +65,7 @@ def main():
     ap.add_argument("--backend", default="nccl")
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--out", default="")
+    ap.add_argument("--impl", default="auto", choices=["auto", "compiled", "python"])
     a = ap.parse_args()
     cuda = a.device == "cuda"
     if cuda:
@@ -71,8 +73,14 @@ def main():
     sync = torch.cuda.synchronize if cuda else (lambda: None)
 
     recorder = Recorder(0, 1, None)  # records kept in memory
+    os.environ["PARASCOPE_WORLD_BACKEND"] = a.impl
+    module, why = compiled.load()
+    if module is not None:
+        recorder.attach_compiled(module, why)
 
     def create(store, rank, size, timeout):
+        if module is not None:
+            return module.make_backend(rank, size, list(range(size)), 1)
         pg = standin.StandInGroup(recorder, rank, size, list(range(size)), 1, a.backend)
         pg._set_group_name("standin")
         return pg
@@ -122,7 +130,7 @@ def main():
     own_ms = sum(r["t1"] - r["t0"] for r in ops) / 1e6 / a.steps
     per_call_us = [(r["t1"] - r["t0"]) / 1e3 for r in ops] or [0.0]
     ratios = [s / r for s, r in zip(times["standin"], times["real"])]
-    res = {"program": "standin_overhead_inproc.py", "backend": a.backend, "device": a.device,
+    res = {"program": "standin_overhead_inproc.py", "impl": recorder.impl, "impl_why": recorder.impl_why, "backend": a.backend, "device": a.device,
            "batch": a.batch, "seq": a.seq, "steps": a.steps, "warmup": a.warmup, "torch": torch.__version__,
            "real_step_ms": times["real"], "standin_step_ms": times["standin"],
            "real_median_ms": statistics.median(times["real"]), "standin_median_ms": statistics.median(times["standin"]),
@@ -131,9 +139,9 @@ def main():
            "standin_own_ms_per_step": own_ms, "standin_own_us_per_call_median": statistics.median(per_call_us),
            "standin_own_us_per_call_p90": quantile(per_call_us, 0.9)}
     res["ratio_of_medians"] = res["standin_median_ms"] / res["real_median_ms"]
-    print("real %.3f ms  stand-in %.3f ms  ratio of medians %.4f  paired ratio median %.4f (25-75 %%: %.4f-%.4f)  "
+    print("[%s] real %.3f ms  stand-in %.3f ms  ratio of medians %.4f  paired ratio median %.4f (25-75 %%: %.4f-%.4f)  "
           "stand-in's own %.3f ms per step in %.1f calls (per call: median %.1f us, p90 %.1f us)"
-          % (res["real_median_ms"], res["standin_median_ms"], res["ratio_of_medians"], res["paired_ratio_median"],
+          % (res["impl"], res["real_median_ms"], res["standin_median_ms"], res["ratio_of_medians"], res["paired_ratio_median"],
              res["paired_ratio_p25"], res["paired_ratio_p75"], own_ms, res["standin_calls_per_step"],
              res["standin_own_us_per_call_median"], res["standin_own_us_per_call_p90"]))
     if a.out:

@@ -4,7 +4,11 @@ is exact: op, elements, dtype, group (ranks), per-group order and how each op wa
 Runs each program on the CPU under torch (Debian's python3-torch 1.13 in CI; 2.x the same) with
 the stand-in, as `parascope-cli record --world` would start it. Exits 77 (ctest: skipped) when
 no Python here can import torch.distributed.
-usage: check_standin.py CASE   (ddp | tp | a2a | leak | funcol | fsdp; the last two need torch 2.x and skip on 1.13)"""
+usage: check_standin.py CASE [--impl compiled|python]
+  CASE: ddp | tp | a2a | leak | funcol | fsdp (the last two need torch 2.x and skip on 1.13)
+  --impl: which stand-in records (parascope_world/compiled.py): the compiled backend (skipped where
+  torch is older than 2.1) or the Python group; unset, as compiled.py chooses. The expected lists
+  are the same for both."""
 import json
 import os
 import subprocess
@@ -31,17 +35,38 @@ def torch_python():
     return None
 
 
+IMPL = None  # --impl
+
+
 def run(python, program, world, rank):
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "w.jsonl")
         env = dict(os.environ, PYTHONPATH=PYTHON_DIR, PARASCOPE_WORLD_SIZE=str(world), PARASCOPE_WORLD_RANK=str(rank),
                    PARASCOPE_WORLD_LOG=log, RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK="0",
                    MASTER_ADDR="127.0.0.1", MASTER_PORT="29500", PARASCOPE_WORLD_STRICT="1")
+        if IMPL:
+            env["PARASCOPE_WORLD_BACKEND"] = IMPL
         r = subprocess.run([python, os.path.join(HERE, program)], env=env, capture_output=True, text=True, timeout=300)
         if r.returncode != 0:
             sys.exit("%s failed (%d):\n%s%s" % (program, r.returncode, r.stdout, r.stderr))
         with open(log) as f:
-            return [json.loads(line) for line in f]
+            recs = [json.loads(line) for line in f]
+        world = [x for x in recs if x["k"] == "world"]
+        if IMPL and world and world[0].get("standin") != IMPL:
+            sys.exit("%s: the %s stand-in was asked for, the records say %r (%s)"
+                     % (program, IMPL, world[0].get("standin"), world[0].get("standin_why")))
+        return recs
+
+
+def need_compiled(python):
+    """Exit 77 (skipped) where this torch cannot have the compiled backend (older than 2.1)."""
+    r = subprocess.run([python, "-c", "import torch, sys; sys.path.insert(0, %r); from parascope_world import compiled; "
+                        "print(compiled._version(torch) >= (2, 1), torch.__version__)" % PYTHON_DIR],
+                       capture_output=True, text=True, timeout=120)
+    ok, _, version = r.stdout.strip().partition(" ")
+    if r.returncode != 0 or ok != "True":
+        print("SKIPPED: the compiled stand-in needs torch >= 2.1 (torch %s here)" % (version or "?"))
+        sys.exit(77)
 
 
 def summary(records):
@@ -78,11 +103,18 @@ def expect(name, got, want):
 
 
 def main():
+    global IMPL
     case = sys.argv[1]
+    if len(sys.argv) == 4 and sys.argv[2] == "--impl" and sys.argv[3] in ("compiled", "python"):
+        IMPL = sys.argv[3]
+    elif len(sys.argv) != 2:
+        sys.exit(__doc__)
     python = torch_python()
     if python is None:
         print("SKIPPED: no Python here imports torch.distributed (apt-get install python3-torch)")
         sys.exit(77)
+    if IMPL == "compiled":
+        need_compiled(python)
     W = ["wait"]
     if case == "ddp":
         recs = run(python, "ddp_step.py", 2, 0)
@@ -175,7 +207,7 @@ def main():
             sys.exit("leak: %d ops recorded, want 3001" % len(ops))
     else:
         sys.exit("unknown case " + case)
-    print("%s: %d records as expected" % (case, len(recs)))
+    print("%s: %d records as expected%s" % (case, len(recs), " (%s stand-in)" % IMPL if IMPL else ""))
 
 
 if __name__ == "__main__":

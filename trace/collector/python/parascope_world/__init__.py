@@ -1,6 +1,7 @@
 # parascope_world: runs an unmodified torch.distributed program as rank R of a world of N on one
 # GPU (`parascope-cli record --world N --rank R -- python train.py`). Every process group is a
-# stand-in (standin.py) that records each collective, point-to-point call and wait
+# stand-in (compiled.py: standin_backend.cpp where it builds, else standin.py) that records each
+# collective, point-to-point call and wait
 # (records.py) and moves no data; compute runs for real and the collector times it. What it
 # changes in torch.distributed is listed in patches.py. Started by sitecustomize.py from the
 # environment `record` sets; activate() is the same for a program that imports it itself.
@@ -22,6 +23,7 @@ class _State:
         self.pending_ranks = None
         self.pending_name = ""
         self.pending_desc = ""
+        self.compiled = None  # compiled.py's module once the first group is made with it
 
 
 _state = None

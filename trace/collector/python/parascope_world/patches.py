@@ -1,6 +1,7 @@
 # What changes in torch.distributed while the stand-in is active, all in one place:
 #   - every process group the program creates (init_process_group, new_group, device meshes: all
-#     go through _new_process_group_helper) is a StandInGroup, whatever backend was asked for; the
+#     go through _new_process_group_helper) is a stand-in, whatever backend was asked for: torch's
+#     own ProcessGroup over the compiled backend (compiled.py decides), else a StandInGroup; the
 #     asked backend is recorded and is what get_backend() answers;
 #   - no rendezvous: the default store is an in-process HashStore, the store-based barriers that
 #     wait for peers return at once, and options meant for the real backend (pg_options, device_id)
@@ -76,6 +77,8 @@ def _patch(c10d, state):
 
         ranks = state.pending_ranks if state.pending_ranks is not None else list(range(size))
         gid = recorder.group(ranks, rank, state.pending_name, state.pending_desc, state.pending_asked)
+        if state.compiled is not None:  # torch makes the ProcessGroup, names it and registers this for cpu and cuda
+            return state.compiled.make_backend(rank, size, [int(r) for r in ranks], gid)
         pg = standin.StandInGroup(recorder, rank, size, ranks, gid, state.pending_asked)
         # torch 2.x names groups after this returns only for its own backends; the functional
         # collectives find a group by its name
@@ -87,6 +90,14 @@ def _patch(c10d, state):
     def late_setup():
         if _STANDIN.upper() in c10d.Backend._plugins:
             return
+        from . import compiled
+
+        module, why = compiled.load()
+        state.compiled = module
+        if module is not None:
+            recorder.attach_compiled(module, why)
+        else:
+            recorder.impl_why = why
         try:
             c10d.Backend.register_backend(_STANDIN, create, devices=["cpu", "cuda"])
         except TypeError:  # torch 1.13: no devices argument
@@ -117,7 +128,11 @@ def _patch(c10d, state):
             a["device_id"] = None
         if a.get("group_rank") is None or a.get("group_rank") < 0:  # not a member: torch makes no group, say what was created
             recorder.group(state.pending_ranks, -1, state.pending_name, state.pending_desc, state.pending_asked)
-        return helper(*bound.args, **bound.kwargs)
+        made = helper(*bound.args, **bound.kwargs)
+        pg = made[0] if isinstance(made, tuple) else made  # torch 2.x: (group, store)
+        if pg is not None and pg not in asked:
+            asked[pg] = state.pending_asked
+        return made
 
     c10d._new_process_group_helper = new_process_group_helper
 

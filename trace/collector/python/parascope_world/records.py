@@ -7,7 +7,8 @@
 # (records()). Records are buffered and handed to the collector every 256 records, at
 # destroy_process_group and at exit; without a collector they go to the file (or memory) at exit
 # only, so one run's records never end up split between two sinks. A SIGKILL loses what was not
-# handed over.
+# handed over. With the compiled stand-in (compiled.py) its records come as JSON lines from C++
+# (attach_compiled): they join the same pending list in the order they were made.
 import atexit
 import ctypes
 import json
@@ -92,16 +93,36 @@ class Recorder:
         self._file = _FileSink(log_path) if log_path else None
         self._head_written = False
         self._futures = {}  # op id -> (device) of works whose future was taken and not yet waited
+        self._compiled = None  # the compiled stand-in's module, when its backends record
+        self.impl = "python"
+        self.impl_why = ""
         atexit.register(self.close)
+
+    def attach_compiled(self, module, why):
+        """The compiled backends' records (C++) join this recorder's stream."""
+        self._compiled = module
+        self.impl = "compiled"
+        self.impl_why = why
+        module.set_sink(self._take_lines)
+
+    def _take_lines(self, data):
+        """JSON lines from the compiled backends (bytes), appended in the order they come."""
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        if not text:
+            return
+        with self._lock:
+            self._pending.append(text)
+        self._write_pending(False)
 
     # --- what the program did -------------------------------------------------------------
 
     def world(self, asked_backend, torch_version):
         self._add({"k": "world", "v": SCHEMA, "rank": self.rank, "world_size": self.world_size,
                    "pid": os.getpid(), "host": socket.gethostname(), "asked_backend": asked_backend,
-                   "torch": torch_version, "t0": time.time_ns()})
+                   "torch": torch_version, "standin": self.impl, "standin_why": self.impl_why, "t0": time.time_ns()})
 
     def group(self, ranks, group_rank, name, desc, asked_backend):
+        self._drain_compiled()  # the ops made before this group stay before it
         with self._lock:
             gid = self._next_group
             self._next_group += 1
@@ -133,6 +154,9 @@ class Recorder:
     def wait(self, op_ids, how, where, t0, t1, blocking):
         """where: (device, stream handle) of the waiting side; device -1 for CPU."""
         device, stream = where
+        if self._compiled is not None:  # in the compiled stream, with the ops it names
+            self._compiled.record_wait(list(op_ids), how, device, t0, t1, bool(blocking))
+            return
         rec = {"k": "wait", "ops": list(op_ids), "how": how, "device": device, "tid": thread_id(),
                "t0": t0, "t1": t1, "blocking": bool(blocking)}
         self._stream_fields(rec, stream)
@@ -149,7 +173,10 @@ class Recorder:
     def unwaited_futures(self):
         """Ops whose future was handed out (DDP's comm hooks) and never waited where we could see it."""
         with self._lock:
-            return dict(self._futures)
+            got = dict(self._futures)
+        if self._compiled is not None:
+            got.update(self._compiled.unwaited_futures())
+        return got
 
     def stream_fields(self, rec, stream):
         self._stream_fields(rec, stream)
@@ -187,7 +214,16 @@ class Recorder:
         if full:
             self.flush()
 
+    def _drain_compiled(self):
+        if self._compiled is not None:
+            self._compiled.flush()  # -> _take_lines
+            self._take_lines(self._compiled.take_orphans())  # lines it could not hand over (none, normally)
+
     def flush(self, final=False):
+        self._drain_compiled()
+        self._write_pending(final)
+
+    def _write_pending(self, final):
         sink = self._sink(force=final)
         if sink is None and not final:
             return  # kept until the collector appears or the program ends
@@ -195,11 +231,15 @@ class Recorder:
             batch, self._pending = self._pending, []
         if not batch:
             return
-        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in batch)
+        text = "".join(r if isinstance(r, str) else json.dumps(r, separators=(",", ":")) + "\n" for r in batch)
         for s in (sink, self._file):
             if s is not None and s.write(text):
                 return
-        self._kept.extend(batch)
+        for r in batch:
+            if isinstance(r, str):
+                self._kept.extend(json.loads(line) for line in r.splitlines() if line)
+            else:
+                self._kept.append(r)
 
     def close(self):
         self.flush(final=True)
