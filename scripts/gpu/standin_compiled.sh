@@ -41,6 +41,7 @@ m, why = compiled.load(); print('loaded:', why, m.__file__)" > "$W/build.log" 2>
     inc=$(python3 -c "import torch, os; print(os.path.join(os.path.dirname(torch.__file__), 'include'))")
     grep -n "virtual\|finish\|class TORCH_API" "$inc"/torch/csrc/distributed/c10d/{Backend,Work}.hpp > "$W/c10d_virtuals.txt" 2>&1
     grep -n "error" "$W/build.log" | head -30 | tee -a "$S"
+    say "the build failed: nothing else is run"; exit 1
   fi
 fi
 
