@@ -230,7 +230,8 @@ class Store {
     }
     py::gil_scoped_acquire gil;
     try {
-      py::handle(sink)(py::bytes(text));
+      py::handle callable(sink);  // (not `py::handle(sink)(...)`: that declares a function)
+      callable(py::bytes(text));
     } catch (py::error_already_set& e) {
       std::fprintf(stderr, "parascope: the stand-in's records could not be handed over: %s\n", e.what());
       std::lock_guard<std::mutex> g(mu_);
@@ -246,6 +247,11 @@ class Store {
   }
 
   int64_t fill_bytes() const { return fill_bytes_; }
+
+  size_t pending_count() {
+    std::lock_guard<std::mutex> g(mu_);
+    return pending_.size();
+  }
 
  private:
   Store() {
@@ -782,4 +788,5 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
       },
       "a wait seen from Python (backward_end)");
   m.def("sequence", [](int64_t gid) { return Store::get().seq_of(gid); });
+  m.def("pending", []() { return Store::get().pending_count(); }, "records not yet handed to the sink");
 }
