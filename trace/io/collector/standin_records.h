@@ -4,7 +4,8 @@
 // is skipped, so later writers may add both. Times are CLOCK_REALTIME ns (the collector's CUPTI
 // clock on Linux); streams are cudaStream_t handles plus, where the collector could map it, the
 // CUPTI stream id; devices are CUDA ordinals, -1 for CPU tensors.
-//   world  rank world_size pid host asked_backend torch t0          (once, at init_process_group)
+//   world  rank world_size pid host asked_backend torch standin (compiled | python) standin_why t0
+//          (once, at init_process_group)
 //   group  id ranks (global, in group-rank order) rank (-1: not a member) name desc asked_backend
 //   op     id op group seq (per group, collectives only; -1 for send/recv) dtype elem_bytes
 //          in_elems out_elems (per rank; bytes with elem_bytes 1 when dtypes differ) tensors
