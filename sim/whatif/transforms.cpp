@@ -475,6 +475,25 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
   return merged ? "merged " + plural(merged + buckets, "collective") + " into " + plural(buckets, "bucket") : "";
 }
 
+std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work) {
+  std::vector<char> hit(g.nodes.size(), 0);
+  size_t n = 0;
+  for (const Edge& e : g.edges) {
+    if (e.kind != EdgeKind::kLaunch) continue;
+    const Node& to = g.nodes[e.to];
+    Node& from = g.nodes[e.from];
+    if (to.removed || from.removed || from.kind != NodeType::kHostCall || hit[e.from]) continue;
+    if (to.kind != NodeType::kCollective && to.kind != NodeType::kPeerCopy) continue;
+    if (to.group < 0 || !sel.matches(g.groups[static_cast<size_t>(to.group)])) continue;
+    hit[e.from] = 1;
+    from.work = work;
+    ++n;
+  }
+  char v[48];
+  std::snprintf(v, sizeof v, "%g us", static_cast<double>(work) / 1e3);
+  return n ? "set the host time of " + plural(n, "communication launch call") + " to " + v : "";
+}
+
 std::string scale_kernels(DepGraph& g, KernelClass cls, double factor) {
   if (factor == 1.0) return "";
   size_t n = 0;

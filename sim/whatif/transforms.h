@@ -67,6 +67,12 @@ std::string split_collectives(DepGraph& g, const CommSelector& sel, int parts);
 // rank (same op, GPUs and step) into one of the summed size, at the last one's place.
 std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count);
 
+// Sets the host time of each call that launches a selected communication operation (a collective
+// member or a peer copy: its kLaunch predecessor) to `work`: what the backend's own enqueue costs on
+// the host (knob comm_call_us). A stand-in recording (record --world) holds the stand-in's cost there,
+// 1-2 us for the compiled one, not the real backend's. Its gap after the thread's previous call stays.
+std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work);
+
 // Multiplies the work of compute kernels of a class (kMemory: copies and memsets) by `factor`.
 std::string scale_kernels(DepGraph& g, KernelClass cls, double factor);
 

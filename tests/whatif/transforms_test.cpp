@@ -321,3 +321,23 @@ TEST_CASE("transforms: pipeline scale-out copies each rank's groups", "[whatif][
   const ReplayResult r = tp.run();
   CHECK(r.warnings.empty());
 }
+
+TEST_CASE("transforms: the backend's host time for each communication launch call", "[whatif][transforms]") {
+  Tp tp;
+  // each rank's second launch call (at 2 us, 1 us long) launches the all-reduce; at 30 us it ends
+  // at 32, the next calls follow 1 us after it: C2's launch at 33..34 (C2 ready at 39, still after
+  // the all-reduce's end at 105), so the GPU timeline is unchanged and the host's is 29 us later
+  CHECK(set_comm_call_time(tp.f.g, CommSelector{}, 30'000) == "set the host time of 2 communication launch calls to 30 us");
+  uint32_t launch = 0;
+  for (const Edge& e : tp.f.g.edges)
+    if (e.kind == EdgeKind::kLaunch && e.to == tp.a[0]) launch = e.from;
+  CHECK(tp.f.g.nodes[launch].work == 30'000);
+  const ReplayResult r = tp.run();
+  CHECK(us(r.end[launch]) == 32);
+  CHECK(us(r.end[tp.c3[0]]) == 355);
+  // a selector that picks no collective changes nothing
+  Tp other;
+  CommSelector ag;
+  ag.op = CollectiveOp::kAllGather;
+  CHECK(set_comm_call_time(other.f.g, ag, 30'000).empty());
+}
