@@ -342,10 +342,15 @@ bool TimelineView::viewportEvent(QEvent* e) {
 }
 
 QString TimelineView::tooltip_at(const QPoint& pos) const {
-  // the label column: the whole label, which the column may cut ("· clock ±0 ns (baseT…")
+  // the label column: the whole label, which the column may cut, and what it leaves out (a rank:
+  // how its clock was put on the common timeline)
   if (painter_ && pos.x() < style_.label_width && pos.y() >= style_.ruler_height) {
     const int ri = layout_.row_at(layout_y(pos));
-    return ri < 0 ? QString() : qstr(layout_.rows()[static_cast<size_t>(ri)].label).toHtmlEscaped();
+    if (ri < 0) return {};
+    const models::TimelineRow& row = layout_.rows()[static_cast<size_t>(ri)];
+    QString text = qstr(row.label).toHtmlEscaped();
+    if (!row.details.empty()) text = "<b>" + text + "</b><br>" + qstr(row.details).toHtmlEscaped();
+    return text;
   }
   if (!painter_ || !in_data(pos)) return {};
   const double x = pos.x() - style_.label_width;
