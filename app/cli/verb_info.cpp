@@ -53,7 +53,8 @@ JsonValue counter_json(const Trace& t, const CounterSummary& c) {
 // How the process's clock was put on the common timeline (clock_alignment.h), as the GUI's rank
 // header and the report say it.
 JsonValue clock_json(const Trace& t, const ClockAlignment& a) {
-  return JsonValue::object({{"label", JsonValue::string(a.label)},
+  return JsonValue::object({{"text", JsonValue::string(a.text)},
+                            {"label", JsonValue::string(a.label)},
                             {"details", JsonValue::string(a.details)},
                             {"basis", JsonValue::string(to_string(a.basis))},
                             {"aligned", JsonValue::boolean(a.aligned)},
@@ -202,7 +203,7 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
     const std::string pid = "pid " + std::to_string(p.pid);
     std::printf("\n%s%s%s%s\n", label.c_str(), label == pid ? "" : ("  " + pid).c_str(),
                 p.host.empty() ? "" : ("  host " + p.host).c_str(), ("  " + p.source).c_str());
-    std::printf("  %s\n", clock_alignment_text(clocks[ps.process]).c_str());
+    std::printf("  %s\n", clocks[ps.process].text.c_str());
     if (ps.cpu_tracks == 0 && ps.nvtx_tracks == 0) std::printf("  cpu: none recorded");
     else std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices", ps.cpu_tracks, ps.cpu_slices);
     if (ps.api_calls || ps.nvtx || ps.cpu_ops || ps.overhead)

@@ -167,7 +167,7 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
     h.label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : proc.name) +
               (proc.pid ? "  pid " + std::to_string(proc.pid) : "") + (proc.host.empty() ? "" : "  " + proc.host) +
               (clocks[p].label.empty() ? "" : "  ·  " + clocks[p].label);
-    h.details = clock_alignment_text(clocks[p]);
+    h.details = clocks[p].text;
     h.collapsed = o.collapsed.count(process_key(p)) != 0;
     h.height = o.header_height;
     header(h);

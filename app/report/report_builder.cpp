@@ -84,7 +84,7 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
     const Process& p = t.processes[i];
     QString who = p.rank >= 0 ? QString("rank %1").arg(p.rank) : QString("pid %1").arg(p.pid);
     QString v = QString("pid %1").arg(p.pid) + (p.host.empty() ? "" : " on " + qstr(p.host)) +
-                (p.name.empty() ? "" : " · " + qstr(p.name)) + " · " + qstr(clock_alignment_text(clocks[i]));
+                (p.name.empty() ? "" : " · " + qstr(p.name)) + " · " + qstr(clocks[i].text);
     f.push_back({"Process " + who, v});
   }
   for (size_t d = 0; d < t.devices.size(); ++d) {

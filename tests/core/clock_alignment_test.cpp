@@ -51,9 +51,9 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     REQUIRE(a[1].details == "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
     // rank 1's base is 12.3 us after rank 0's
     REQUIRE(a[0].shift_ns == 12'300);
-    REQUIRE(a[0].label == "clock aligned to rank 0, +12.30 us");
+    REQUIRE(a[0].label == "aligned to rank 0, +12.30 us");
     REQUIRE(a[0].details == "file times + 2026-10-01 12:17:06.0000123 UTC (+1790857026000012300 ns); importer: baseTimeNanoseconds");
-    REQUIRE(clock_alignment_text(a[0]) ==
+    REQUIRE(a[0].text ==
             "clock aligned to rank 0, +12.30 us: file times + 2026-10-01 12:17:06.0000123 UTC (+1790857026000012300 ns); "
             "importer: baseTimeNanoseconds");
   }
@@ -63,9 +63,10 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     const Trace t = ranks({{-1, 0, reason, start, "torchrun"}, {0, 0, reason, start + 1'000}, {1, 0, reason, start + 2'000}});
     const auto a = clock_alignments(t);
     REQUIRE(a[0].reference == 1);
-    REQUIRE(a[0].label == "clock aligned to rank 0, +0 ns");
+    REQUIRE(a[0].label == "aligned to rank 0, +0 ns");
     REQUIRE(a[1].label == "clock reference");
-    REQUIRE(a[2].label == "clock aligned to rank 0, +0 ns");
+    REQUIRE(a[1].text == "clock reference: file times as recorded, already wall-clock time (UTC); importer: " + reason);
+    REQUIRE(a[2].label == "aligned to rank 0, +0 ns");
     REQUIRE(a[2].basis == ClockBasis::kWallClock);
     REQUIRE(a[2].details == "file times as recorded, already wall-clock time (UTC); importer: " + reason);
   }
@@ -75,29 +76,31 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     REQUIRE(a[0].label == "clock reference");
     REQUIRE(a[0].details == "file times as recorded, on the file's own clock; importer: sync event");
     REQUIRE(a[1].basis == ClockBasis::kShifted);
-    REQUIRE(a[1].label == "clock aligned to rank 0, +1.234 us");
+    REQUIRE(a[1].label == "aligned to rank 0, +1.234 us");
     REQUIRE(a[1].details == "file times +1.234 us (+1234 ns); importer: sync event");
   }
   SECTION("two files on their own clocks are not aligned: neither is the reference of anything") {
     const Trace t = ranks({{0, 0, "none (file clock used as is)", 1'000}, {1, 0, "none (file clock used as is)", 500}});
     const auto a = clock_alignments(t);
-    REQUIRE(a[0].label == "clock not aligned (own file clock)");
+    REQUIRE(a[0].label == "clock not aligned");
     REQUIRE(!a[0].aligned);
-    REQUIRE(a[1].label == "clock not aligned (own file clock)");
+    REQUIRE(a[1].label == "clock not aligned");
+    REQUIRE(a[1].text == "clock not aligned (own clock): file times as recorded, on the file's own clock; importer: none (file clock used as is)");
     REQUIRE(a[1].details == "file times as recorded, on the file's own clock; importer: none (file clock used as is)");
   }
   SECTION("a wall-clock rank beside a rank on its own clock: not aligned with it") {
     const Trace t = ranks({{0, 0, "none (file clock used as is)", 1'000}, {1, kBase, "baseTimeNanoseconds", kBase + 1'000}});
     const auto a = clock_alignments(t);
-    REQUIRE(a[0].label == "clock not aligned (own file clock)");
-    REQUIRE(a[1].label == "clock not aligned with rank 0");
+    REQUIRE(a[0].label == "clock not aligned");
+    REQUIRE(a[1].label == "not aligned to rank 0");
+    REQUIRE(a[1].text == "clock not aligned to rank 0: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
     REQUIRE(a[1].shift_ns == kBase);
   }
   SECTION("one process: nothing to align, so no label; the details still say what was applied") {
     const Trace t = ranks({{0, kBase, "baseTimeNanoseconds", kBase + 3}});
     const auto a = clock_alignments(t);
     REQUIRE(a[0].label.empty());
-    REQUIRE(clock_alignment_text(a[0]) == "clock: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
+    REQUIRE(a[0].text == "clock: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
   }
   SECTION("negative shifts keep their sign; a process without events is placed by its offset") {
     TraceBuilder b;
@@ -111,7 +114,7 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     const Trace t = b.finish();
     const auto a = clock_alignments(t);
     REQUIRE(a[1].basis == ClockBasis::kWallClock);
-    REQUIRE(a[1].label == "clock aligned to rank 0, -2.500 ms");
+    REQUIRE(a[1].label == "aligned to rank 0, -2.500 ms");
     REQUIRE(a[1].details == "file times + 2026-10-01 12:17:05.9975 UTC (+1790857025997500000 ns)");
   }
 }

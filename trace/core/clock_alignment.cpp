@@ -92,20 +92,28 @@ std::vector<ClockAlignment> clock_alignments(const Trace& trace) {
   for (uint32_t p = 0; p < n; ++p)
     if (p != ref) out[p].aligned = same_clock(out[p].basis, ref_basis);
   out[ref].aligned = std::any_of(out.begin(), out.end(), [&](const ClockAlignment& a) { return a.process != ref && a.aligned; });
-  if (n == 1) return out;  // nothing to align: no label, the details say what was applied
+  if (n == 1) {  // nothing to align: no label, the details say what was applied
+    out[0].text = "clock: " + out[0].details;
+    return out;
+  }
   const std::string ref_name = process_name(trace.processes[ref]);
   for (uint32_t p = 0; p < n; ++p) {
     ClockAlignment& a = out[p];
-    if (p == ref) a.label = a.aligned || a.basis != ClockBasis::kOwnClock ? "clock reference" : "clock not aligned (own file clock)";
-    else if (a.aligned) a.label = "clock aligned to " + ref_name + ", " + signed_duration(a.shift_ns);
-    else if (a.basis == ClockBasis::kOwnClock) a.label = "clock not aligned (own file clock)";
-    else a.label = "clock not aligned with " + ref_name;
+    std::string status;
+    if (p == ref && (a.aligned || a.basis != ClockBasis::kOwnClock)) {
+      status = "reference";
+      a.label = "clock reference";
+    } else if (p != ref && a.aligned) {
+      status = a.label = "aligned to " + ref_name + ", " + signed_duration(a.shift_ns);
+    } else if (a.basis == ClockBasis::kOwnClock) {
+      status = "not aligned (own clock)";
+      a.label = "clock not aligned";
+    } else {
+      status = a.label = "not aligned to " + ref_name;
+    }
+    a.text = "clock " + status + ": " + a.details;
   }
   return out;
-}
-
-std::string clock_alignment_text(const ClockAlignment& a) {
-  return (a.label.empty() ? std::string("clock") : a.label) + ": " + a.details;
 }
 
 }  // namespace parascope

@@ -28,17 +28,17 @@ struct ClockAlignment {
   bool aligned = false;     // on one clock with the reference (the reference: some process is on its clock)
   TimeNs offset_ns = 0;     // Process::clock_offset_ns, added to the file's times
   TimeNs shift_ns = 0;      // offset_ns minus the reference's: what this process got beyond the reference
-  // Short, for a rank header: "clock aligned to rank 0, +12.30 us", "clock reference",
-  // "clock not aligned (own file clock)", "clock not aligned with rank 0"; "" when the trace has one process.
+  // Short, for a rank header: "clock reference", "aligned to rank 0, +12.30 us", "clock not aligned"
+  // (its own clock), "not aligned to rank 0"; "" when the trace has one process (nothing to align).
   std::string label;
   // What was applied: "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds".
   std::string details;
+  // Both in one line, what the CLI, the report and the header's tooltip print: "clock aligned to rank
+  // 0, +12.30 us: file times + …", "clock reference: …", "clock not aligned (own clock): …", "clock: …".
+  std::string text;
 };
 
 // One per process, in process order.
 std::vector<ClockAlignment> clock_alignments(const Trace& trace);
-// label and details in one line ("clock aligned to rank 0, +0 ns: file times + …"), or the
-// details alone ("clock: file times + …") when the label is empty: what the CLI and the report print.
-std::string clock_alignment_text(const ClockAlignment& a);
 
 }  // namespace parascope
