@@ -55,7 +55,7 @@ TEST_CASE("info --json carries schema_version and per-device counts", "[cli][inf
     CHECK(clock->find("details")->text() ==
           "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
     CHECK(clock->find("label")->text() ==
-          (*p.find("rank")->as_int() == 0 ? "clock reference" : "aligned to rank 0, +0 ns"));
+          (*p.find("rank")->as_int() == 0 ? "clock reference" : "clock +0 ns vs rank 0"));
     CHECK(clock->find("text")->text() == (*p.find("rank")->as_int() == 0 ? "clock reference: " : "clock aligned to rank 0, +0 ns: ") +
                                            clock->find("details")->text());
   }

@@ -51,7 +51,7 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     REQUIRE(a[1].details == "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
     // rank 1's base is 12.3 us after rank 0's
     REQUIRE(a[0].shift_ns == 12'300);
-    REQUIRE(a[0].label == "aligned to rank 0, +12.30 us");
+    REQUIRE(a[0].label == "clock +12.30 us vs rank 0");
     REQUIRE(a[0].details == "file times + 2026-10-01 12:17:06.0000123 UTC (+1790857026000012300 ns); importer: baseTimeNanoseconds");
     REQUIRE(a[0].text ==
             "clock aligned to rank 0, +12.30 us: file times + 2026-10-01 12:17:06.0000123 UTC (+1790857026000012300 ns); "
@@ -63,10 +63,10 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     const Trace t = ranks({{-1, 0, reason, start, "torchrun"}, {0, 0, reason, start + 1'000}, {1, 0, reason, start + 2'000}});
     const auto a = clock_alignments(t);
     REQUIRE(a[0].reference == 1);
-    REQUIRE(a[0].label == "aligned to rank 0, +0 ns");
+    REQUIRE(a[0].label == "clock +0 ns vs rank 0");
     REQUIRE(a[1].label == "clock reference");
     REQUIRE(a[1].text == "clock reference: file times as recorded, already wall-clock time (UTC); importer: " + reason);
-    REQUIRE(a[2].label == "aligned to rank 0, +0 ns");
+    REQUIRE(a[2].label == "clock +0 ns vs rank 0");
     REQUIRE(a[2].basis == ClockBasis::kWallClock);
     REQUIRE(a[2].details == "file times as recorded, already wall-clock time (UTC); importer: " + reason);
   }
@@ -76,7 +76,7 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     REQUIRE(a[0].label == "clock reference");
     REQUIRE(a[0].details == "file times as recorded, on the file's own clock; importer: sync event");
     REQUIRE(a[1].basis == ClockBasis::kShifted);
-    REQUIRE(a[1].label == "aligned to rank 0, +1.234 us");
+    REQUIRE(a[1].label == "clock +1.234 us vs rank 0");
     REQUIRE(a[1].details == "file times +1.234 us (+1234 ns); importer: sync event");
   }
   SECTION("two files on their own clocks are not aligned: neither is the reference of anything") {
@@ -92,7 +92,7 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     const Trace t = ranks({{0, 0, "none (file clock used as is)", 1'000}, {1, kBase, "baseTimeNanoseconds", kBase + 1'000}});
     const auto a = clock_alignments(t);
     REQUIRE(a[0].label == "clock not aligned");
-    REQUIRE(a[1].label == "not aligned to rank 0");
+    REQUIRE(a[1].label == "clock not aligned to rank 0");
     REQUIRE(a[1].text == "clock not aligned to rank 0: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
     REQUIRE(a[1].shift_ns == kBase);
   }
@@ -114,7 +114,7 @@ TEST_CASE("clock_alignments says what put each rank on the common timeline, rela
     const Trace t = b.finish();
     const auto a = clock_alignments(t);
     REQUIRE(a[1].basis == ClockBasis::kWallClock);
-    REQUIRE(a[1].label == "aligned to rank 0, -2.500 ms");
+    REQUIRE(a[1].label == "clock -2.500 ms vs rank 0");
     REQUIRE(a[1].details == "file times + 2026-10-01 12:17:05.9975 UTC (+1790857025997500000 ns)");
   }
 }

@@ -66,7 +66,7 @@ TEST_CASE("TrackLayout folds SM lanes into a heat strip and follows hide and reo
   REQUIRE(rows[7].label == "NVLink rx");
   // rank 1's clock is 1234 ns ahead of rank 0's (the generator's offsets)
   const auto r1 = std::find_if(rows.begin() + 1, rows.end(), [](const TimelineRow& r) { return r.kind == TimelineRow::Kind::kProcess; });
-  REQUIRE(r1->label == "rank 1  pid 4001  node0  ·  aligned to rank 0, +1.234 us");
+  REQUIRE(r1->label == "rank 1  pid 4001  node0  ·  clock +1.234 us vs rank 0");
   REQUIRE(r1->details ==
           "clock aligned to rank 0, +1.234 us: file times +1.234 us (+1234 ns), already wall-clock time (UTC); importer: sync event");
 

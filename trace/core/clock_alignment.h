@@ -28,8 +28,8 @@ struct ClockAlignment {
   bool aligned = false;     // on one clock with the reference (the reference: some process is on its clock)
   TimeNs offset_ns = 0;     // Process::clock_offset_ns, added to the file's times
   TimeNs shift_ns = 0;      // offset_ns minus the reference's: what this process got beyond the reference
-  // Short, for a rank header: "clock reference", "aligned to rank 0, +12.30 us", "clock not aligned"
-  // (its own clock), "not aligned to rank 0"; "" when the trace has one process (nothing to align).
+  // Short, for a rank header: "clock reference", "clock +12.30 us vs rank 0" (aligned to it), "clock
+  // not aligned" (its own clock), "clock not aligned to rank 0"; "" when the trace has one process.
   std::string label;
   // What was applied: "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds".
   std::string details;
