@@ -349,7 +349,8 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
     if (ri < 0) return {};
     const models::TimelineRow& row = layout_.rows()[static_cast<size_t>(ri)];
     QString text = qstr(row.label).toHtmlEscaped();
-    if (!row.details.empty()) text = "<b>" + text + "</b><br>" + qstr(row.details).toHtmlEscaped();
+    if (!row.details.empty())
+      text = "<p style=\"white-space:nowrap\"><b>" + text + "</b><br>" + qstr(row.details).toHtmlEscaped() + "</p>";
     return text;
   }
   if (!painter_ || !in_data(pos)) return {};
