@@ -208,6 +208,27 @@ TEST_CASE("The main window opens the bundled sample and shows all its kernels", 
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));
     REQUIRE(view->layout().rows().size() < rows_before);
     REQUIRE(view->layout().rows()[0].collapsed);
+    // the folded row is not blank: its GPU's activity, and under the cursor how busy it was
+    // (issue 18 item 10); the middle of rank 0's longest stream slice is busy time
+    const Trace& tt = *view->trace();
+    uint32_t kt = 0, ki = 0;
+    TimeNs longest = -1;
+    for (uint32_t tr = 0; tr < tt.tracks.size(); ++tr) {
+      const Track& track = tt.tracks[tr];
+      if (track.key.kind != TrackKind::kGpuStream || track.key.process != view->layout().rows()[0].process) continue;
+      for (uint32_t i = 0; i < track.slices.size(); ++i)
+        if (track.slices.dur[i] > longest && view->index()->classifier().category(tr, i) == Category::kCompute) {
+          longest = track.slices.dur[i];
+          kt = tr;
+          ki = i;
+        }
+    }
+    REQUIRE(longest > 0);
+    view->set_view(tt.tracks[kt].slices.start[ki], tt.tracks[kt].slices.start[ki] + longest);
+    const QString folded = view->tooltip_at(QPoint(kLabelWidth + 100, kRuler + 10));
+    INFO(folded.toStdString());
+    CHECK(folded.startsWith("<b>rank 0"));
+    CHECK(folded.contains("(folded)<br>GPU 0: busy 100 %, mostly compute<br>Click to unfold"));
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(40, kRuler + 10));
     REQUIRE(view->layout().rows().size() == rows_before);
     const int32_t stream17 = view->layout().rows()[4].track;
