@@ -364,7 +364,7 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
     // a folded row's activity strip: how busy each of its GPUs was under the cursor
     const std::vector<int32_t> devices =
         row.kind == models::TimelineRow::Kind::kProcess ? index_->active_devices(row.process) : std::vector<int32_t>{row.device};
-    QString text = "<b>" + qstr(row.label).toHtmlEscaped() + "</b> (folded)";
+    QString text = "<p style=\"white-space:nowrap\"><b>" + qstr(row.label).toHtmlEscaped() + "</b> (folded)";
     for (int32_t d : devices) {
       models::Coverage c;
       index_->sample_activity(d, static_cast<double>(mapping_.time_at(x)), mapping_.ns_per_px(), 1, &c);
@@ -372,7 +372,7 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
               (c.share > 0 ? QString("busy %1 %, mostly %2").arg(std::lround(c.share * 100)).arg(qstr(to_string(c.category)))
                            : QString("idle"));
     }
-    return text + "<br>Click to unfold";
+    return text + "<br>Click to unfold</p>";
   }
   if (row.kind == models::TimelineRow::Kind::kTrack) {
     const Track& tr = t.tracks[static_cast<size_t>(row.track)];
