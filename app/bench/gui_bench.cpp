@@ -2,8 +2,9 @@
 // shaped like an 8-GPU run with SM lanes (synthetic_trace.h), builds the timeline index, paints
 // the timeline widget offscreen at 1920 × 1080 and replays a scripted sweep of zooms and pans from
 // the whole trace down to 1 µs, timing every frame. The same sweep runs with level of detail off
-// (the first version's painter, walking every visible slice) as the baseline, under a time cap.
-// Prints a table and writes JSON.
+// (the first version's painter, walking every visible slice) as the baseline, under a time cap,
+// and once more with every rank folded (each a row of its GPU's activity strip). Prints a table and
+// writes JSON.
 //
 //   parascope-gui-bench [--events N] [--size WxH] [--baseline-seconds S] [--json FILE] [--no-sweep]
 //                       [--screenshot FILE]   (the main window on the generated trace, a fused GEMM selected)
@@ -255,8 +256,9 @@ int main(int argc, char** argv) {
 
   // 1. the default tree (SM lanes folded into heat strips); 2. every SM lane expanded (one row per
   // SM, 4 role sub-rows each); 3. the baseline: the first version's painter, which had no heat
-  // strips (every SM lane a row) and walked every visible slice
-  SweepResult lod, lod_sm, base;
+  // strips (every SM lane a row) and walked every visible slice; 4. every rank folded into its
+  // activity strip (the default tree otherwise)
+  SweepResult lod, lod_sm, base, folded;
   if (run_sweep) {
     lod = sweep(view, 0);
     for (size_t d = 0; d < trace->devices.size(); ++d) view.layout_options().expanded_sm.insert(static_cast<int32_t>(d));
@@ -265,6 +267,10 @@ int main(int argc, char** argv) {
     view.set_use_lod(false);
     base = sweep(view, baseline_seconds);
     view.set_use_lod(true);
+    view.layout_options().expanded_sm.clear();
+    for (uint32_t p = 0; p < trace->processes.size(); ++p) view.layout_options().collapsed.insert(models::process_key(p));
+    view.apply_layout_options(view.layout_options());
+    folded = sweep(view, 0);
   }
   const Mem m3 = memory();
   const double gui_mb = m3.rss_mb - m1.rss_mb;
@@ -293,16 +299,17 @@ int main(int argc, char** argv) {
   std::printf("machine: %s, %u hardware threads, load average %.2f before / %.2f after; viewport %dx%d (offscreen)\n",
               cpu_model().c_str(), std::thread::hardware_concurrency(), load_before, load_average(), view.viewport()->width(),
               view.viewport()->height());
-  std::printf("\n%-44s %14s %14s %14s %10s\n", "metric", "LOD", "LOD, SM rows", "baseline", "target");
-  std::printf("%-44s %14.2f %14s %14s %10s\n", open_paths.empty() ? "generate the trace (s)" : "load_trace (s)", gen_s, "", "", "");
-  std::printf("%-44s %14.2f %14s %14s %10s\n", "build the timeline index (s)", index_s, "", "", "");
-  std::printf("%-44s %14.2f %14s %14s %10s\n", "first paint after import (s)", first_paint_s, "", "", "<= 3");
-  std::printf("%-44s %14.2f %14s %14s %10s\n", "  of which the first frame (ms)", first.ms, "", "", "");
-  std::printf("%-44s %14.2f %14s %14s %10s\n", "first paint of the main window (s)", window_first_paint_s, "", "", "<= 3");
+  std::printf("\n%-44s %14s %14s %14s %14s %10s\n", "metric", "LOD", "LOD, SM rows", "baseline", "ranks folded", "target");
+  std::printf("%-44s %14.2f %14s %14s %14s %10s\n", open_paths.empty() ? "generate the trace (s)" : "load_trace (s)", gen_s, "", "", "", "");
+  std::printf("%-44s %14.2f %14s %14s %14s %10s\n", "build the timeline index (s)", index_s, "", "", "", "");
+  std::printf("%-44s %14.2f %14s %14s %14s %10s\n", "first paint after import (s)", first_paint_s, "", "", "", "<= 3");
+  std::printf("%-44s %14.2f %14s %14s %14s %10s\n", "  of which the first frame (ms)", first.ms, "", "", "", "");
+  std::printf("%-44s %14.2f %14s %14s %14s %10s\n", "first paint of the main window (s)", window_first_paint_s, "", "", "", "<= 3");
   if (run_sweep) {
-    std::printf("%-44s %14zu %14zu %14zu%s %9s\n", "frames in the sweep", lod.frames.size(), lod_sm.frames.size(), base.frames.size(), base.capped ? "*" : " ", "");
+    std::printf("%-44s %14zu %14zu %14zu%s%14zu %10s\n", "frames in the sweep", lod.frames.size(), lod_sm.frames.size(),
+                base.frames.size(), base.capped ? "*" : " ", folded.frames.size(), "");
     auto row = [&](const char* name, auto get, const char* target) {
-      std::printf("%-44s %14.2f %14.2f %14.2f %10s\n", name, get(lod), get(lod_sm), get(base), target);
+      std::printf("%-44s %14.2f %14.2f %14.2f %14.2f %10s\n", name, get(lod), get(lod_sm), get(base), get(folded), target);
     };
     row("frame time p50 (ms)", [](const SweepResult& r) { return r.percentile(50); }, "");
     row("frame time p99 (ms)", [](const SweepResult& r) { return r.percentile(99); }, "<= 16");
@@ -314,19 +321,20 @@ int main(int argc, char** argv) {
     using PS = render::PaintStats;
     row("  mean ms: layer (bars, strips, counters)", [](const SweepResult& r) { return r.mean(&PS::layer_ms); }, "");
     row("  mean ms:   of which SM heat strips", [](const SweepResult& r) { return r.mean(&PS::heat_ms); }, "");
+    row("  mean ms:   of which folded rows' activity", [](const SweepResult& r) { return r.mean(&PS::activity_ms); }, "");
     row("  mean ms: blit", [](const SweepResult& r) { return r.mean(&PS::blit_ms); }, "");
     row("  mean ms: text, flows, ruler", [](const SweepResult& r) { return r.mean(&PS::overlay_ms); }, "");
     row("  mean ms:   of which slice names", [](const SweepResult& r) { return r.mean(&PS::labels_ms); }, "");
     row("  mean ms:   of which flows", [](const SweepResult& r) { return r.mean(&PS::flows_ms); }, "");
   }
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "model: Trace::memory_bytes (MiB)", model_mb, "", "", "");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "model: RSS growth while generating (MiB)", model_rss_mb, "", "", "");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "timeline index (MiB)", index_mb, "", "", "");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "GUI RSS on top of the model: timeline (MiB)", gui_mb, "", "", "");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "  as % of the model's memory_bytes", 100.0 * gui_mb / model_mb, "", "", "<= 20");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "GUI RSS, main window open (MiB)", m4.rss_mb - m1.rss_mb, "", "", "");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "  as % of the model's memory_bytes", 100.0 * (m4.rss_mb - m1.rss_mb) / model_mb, "", "", "<= 20");
-  std::printf("%-44s %14.1f %14s %14s %10s\n", "peak RSS (MiB)", memory().peak_mb, "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "model: Trace::memory_bytes (MiB)", model_mb, "", "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "model: RSS growth while generating (MiB)", model_rss_mb, "", "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "timeline index (MiB)", index_mb, "", "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "GUI RSS on top of the model: timeline (MiB)", gui_mb, "", "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "  as % of the model's memory_bytes", 100.0 * gui_mb / model_mb, "", "", "", "<= 20");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "GUI RSS, main window open (MiB)", m4.rss_mb - m1.rss_mb, "", "", "", "");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "  as % of the model's memory_bytes", 100.0 * (m4.rss_mb - m1.rss_mb) / model_mb, "", "", "", "<= 20");
+  std::printf("%-44s %14.1f %14s %14s %14s %10s\n", "peak RSS (MiB)", memory().peak_mb, "", "", "", "");
   if (base.capped) std::printf("* baseline sweep stopped after %.0f s\n", baseline_seconds);
 
   FILE* jf = std::fopen(json.c_str(), "w");
@@ -356,6 +364,7 @@ int main(int argc, char** argv) {
       dump("lod", lod);
       dump("lod_sm_rows", lod_sm);
       dump("baseline", base);
+      dump("lod_ranks_folded", folded);
     }
     std::fprintf(jf, "  \"model_mib\": %.1f,\n  \"model_rss_mib\": %.1f,\n  \"index_mib\": %.1f,\n  \"gui_rss_mib\": %.1f,\n  \"gui_window_rss_mib\": %.1f,\n  \"peak_rss_mib\": %.1f\n}\n",
                  model_mb, model_rss_mb, index_mb, gui_mb, m4.rss_mb - m1.rss_mb, memory().peak_mb);

@@ -7,6 +7,7 @@
 #include "cli/load_inputs.h"
 #include "cli/trace_messages.h"
 #include "cli/verbs.h"
+#include "trace/core/clock_alignment.h"
 #include "trace/core/counter_unit.h"
 #include "trace/core/data_table.h"
 #include "trace/core/json.h"
@@ -49,7 +50,21 @@ JsonValue counter_json(const Trace& t, const CounterSummary& c) {
                             {"last_ns", num(c.last)}});
 }
 
+// How the process's clock was put on the common timeline (clock_alignment.h), as the GUI's rank
+// header and the report say it.
+JsonValue clock_json(const Trace& t, const ClockAlignment& a) {
+  return JsonValue::object({{"text", JsonValue::string(a.text)},
+                            {"label", JsonValue::string(a.label)},
+                            {"details", JsonValue::string(a.details)},
+                            {"basis", JsonValue::string(to_string(a.basis))},
+                            {"aligned", JsonValue::boolean(a.aligned)},
+                            {"reference_rank", num(t.processes[a.reference].rank)},
+                            {"reference_pid", num(t.processes[a.reference].pid)},
+                            {"shift_ns", num(a.shift_ns)}});
+}
+
 void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report) {
+  const std::vector<ClockAlignment> clocks = clock_alignments(t);
   JsonValue procs = JsonValue::array();
   for (const ProcessSummary& ps : s.processes) {
     const Process& p = t.processes[ps.process];
@@ -101,6 +116,7 @@ void print_json(const Trace& t, const TraceSummary& s, const LoadReport& report)
                                   {"source", JsonValue::string(p.source)},
                                   {"clock_offset_ns", num(p.clock_offset_ns)},
                                   {"clock_offset_reason", JsonValue::string(p.clock_offset_reason)},
+                                  {"clock", clock_json(t, clocks[ps.process])},
                                   {"cpu_tracks", num(ps.cpu_tracks)},
                                   {"cpu_slices", num(ps.cpu_slices)},
                                   {"api_calls", num(ps.api_calls)},
@@ -174,6 +190,7 @@ void print_streams(const Trace& t, const DeviceSummary& ds) {
 }
 
 void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report) {
+  const std::vector<ClockAlignment> clocks = clock_alignments(t);
   std::printf("format   %s, %zu file%s\n", t.source_format.c_str(), report.files.size(), report.files.size() == 1 ? "" : "s");
   for (const auto& m : report.merged)
     std::printf("merged   %zu files of worker %s (one profiling cycle each) into one process\n", m.files.size(), m.worker.c_str());
@@ -186,7 +203,7 @@ void print_text(const Trace& t, const TraceSummary& s, const LoadReport& report)
     const std::string pid = "pid " + std::to_string(p.pid);
     std::printf("\n%s%s%s%s\n", label.c_str(), label == pid ? "" : ("  " + pid).c_str(),
                 p.host.empty() ? "" : ("  host " + p.host).c_str(), ("  " + p.source).c_str());
-    std::printf("  clock offset %+" PRId64 " ns (%s)\n", p.clock_offset_ns, p.clock_offset_reason.c_str());
+    std::printf("  %s\n", clocks[ps.process].text.c_str());
     if (ps.cpu_tracks == 0 && ps.nvtx_tracks == 0) std::printf("  cpu: none recorded");
     else std::printf("  cpu: %" PRId64 " threads, %" PRId64 " slices", ps.cpu_tracks, ps.cpu_slices);
     if (ps.api_calls || ps.nvtx || ps.cpu_ops || ps.overhead)

@@ -63,7 +63,7 @@ QString shortcuts_html(const QMainWindow& window) {
   html += "<h4>" + QObject::tr("Mouse") + "</h4><p>" +
           QObject::tr("Wheel or pinch: zoom at the cursor; Shift+wheel: scroll the tracks; horizontal wheel or drag: pan; "
                       "Shift+drag, or drag in the ruler: select a range; click: select a slice; double-click: zoom to it; "
-                      "click a rank or GPU header: fold it; right-click a track: hide or move it.")
+                      "click a rank or GPU header: fold it (the folded row shows how busy its GPUs were); right-click a track: hide or move it.")
               .toHtmlEscaped() +
           "</p>";
   return html;

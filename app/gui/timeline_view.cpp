@@ -342,10 +342,16 @@ bool TimelineView::viewportEvent(QEvent* e) {
 }
 
 QString TimelineView::tooltip_at(const QPoint& pos) const {
-  // the label column: the whole label, which the column may cut ("· clock ±0 ns (baseT…")
+  // the label column: the whole label, which the column may cut, and what it leaves out (a rank:
+  // how its clock was put on the common timeline)
   if (painter_ && pos.x() < style_.label_width && pos.y() >= style_.ruler_height) {
     const int ri = layout_.row_at(layout_y(pos));
-    return ri < 0 ? QString() : qstr(layout_.rows()[static_cast<size_t>(ri)].label).toHtmlEscaped();
+    if (ri < 0) return {};
+    const models::TimelineRow& row = layout_.rows()[static_cast<size_t>(ri)];
+    QString text = qstr(row.label).toHtmlEscaped();
+    if (!row.details.empty())
+      text = "<p style=\"white-space:nowrap\"><b>" + text + "</b><br>" + qstr(row.details).toHtmlEscaped() + "</p>";
+    return text;
   }
   if (!painter_ || !in_data(pos)) return {};
   const double x = pos.x() - style_.label_width;
@@ -354,6 +360,20 @@ QString TimelineView::tooltip_at(const QPoint& pos) const {
   if (ri < 0) return {};
   const auto& row = layout_.rows()[static_cast<size_t>(ri)];
   const Trace& t = *trace_;
+  if (row.collapsed && (row.kind == models::TimelineRow::Kind::kProcess || row.kind == models::TimelineRow::Kind::kDevice)) {
+    // a folded row's activity strip: how busy each of its GPUs was under the cursor
+    const std::vector<int32_t> devices =
+        row.kind == models::TimelineRow::Kind::kProcess ? index_->active_devices(row.process) : std::vector<int32_t>{row.device};
+    QString text = "<p style=\"white-space:nowrap\"><b>" + qstr(row.label).toHtmlEscaped() + "</b> (folded)";
+    for (int32_t d : devices) {
+      models::Coverage c;
+      index_->sample_activity(d, static_cast<double>(mapping_.time_at(x)), mapping_.ns_per_px(), 1, &c);
+      text += QString("<br>GPU %1: ").arg(t.devices[static_cast<size_t>(d)].ordinal) +
+              (c.share > 0 ? QString("busy %1 %, mostly %2").arg(std::lround(c.share * 100)).arg(qstr(to_string(c.category)))
+                           : QString("idle"));
+    }
+    return text + "<br>Click to unfold</p>";
+  }
   if (row.kind == models::TimelineRow::Kind::kTrack) {
     const Track& tr = t.tracks[static_cast<size_t>(row.track)];
     if (tr.slices.empty() && tr.counter.size()) {

@@ -175,6 +175,11 @@ TimelineIndex::TimelineIndex(const Trace& trace, const std::atomic<bool>* cancel
     }
   }
 
+  activity_.reserve(trace.devices.size());
+  for (uint32_t d = 0; d < trace.devices.size(); ++d) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw IndexBuildCancelled();
+    activity_.emplace_back(trace, classify_, d);
+  }
   flows_ = FlowIndex(trace);
   std::tie(start_, end_) = trace.time_span();
   build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
@@ -199,11 +204,29 @@ const CoveragePyramid* TimelineIndex::sm_group(int32_t device, size_t size, size
   return &levels[k][group];
 }
 
+const ActivitySummary& TimelineIndex::activity(int32_t device) const {
+  static const ActivitySummary kNone;
+  if (device < 0 || static_cast<size_t>(device) >= activity_.size()) return kNone;
+  return activity_[static_cast<size_t>(device)];
+}
+
+std::vector<int32_t> TimelineIndex::active_devices(uint32_t process) const {
+  std::vector<int32_t> out;
+  for (uint32_t d = 0; d < trace_.devices.size(); ++d)
+    if (trace_.devices[d].process == process && !activity_[d].empty()) out.push_back(static_cast<int32_t>(d));
+  return out;
+}
+
+void TimelineIndex::sample_activity(int32_t device, double t0, double ns_per_px, int n, Coverage* out, size_t* walked) const {
+  activity(device).sample(trace_, classify_, lods_, t0, ns_per_px, n, out, walked);
+}
+
 size_t TimelineIndex::memory_bytes() const {
   size_t b = lods_.capacity() * sizeof(TrackLod) + counters_.capacity() * sizeof(CounterLod) + flows_.memory_bytes();
   for (const auto& l : lods_) b += l.memory_bytes();
   for (const auto& c : counters_) b += c.memory_bytes();
   for (const auto& s : sm_lanes_) b += s.capacity() * sizeof(uint32_t);
+  for (const auto& a : activity_) b += a.memory_bytes() + sizeof(a);
   for (const auto& d : sm_groups_)
     for (const auto& l : d)
       for (const auto& p : l) b += p.memory_bytes() + sizeof(p);

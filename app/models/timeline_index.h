@@ -1,7 +1,8 @@
 // TimelineIndex: everything the timeline precomputes for one trace, built once (on the loader
 // thread, tracks spread over the cores) and read-only afterwards: per-track level of detail
 // (track_lod.h; the SM lanes of a device share one grid so the heat strip samples them together),
-// per-counter maximum pyramids, flows ordered by time, the trace's span. Its memory is reported,
+// per-counter maximum pyramids, each device's activity for folded rows (activity_summary.h), flows
+// ordered by time, the trace's span. Its memory is reported,
 // so the GUI's cost on top of the model can be measured. No Qt.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/activity_summary.h"
 #include "models/track_lod.h"
 
 namespace parascope::models {
@@ -71,6 +73,12 @@ class TimelineIndex {
   // Heat pyramid of SM group `group` of `size` consecutive SMs (size a power of two ≥ 2, groups in
   // SM order, the last one possibly short); nullptr when not built. Size 1 is TrackLod::combined().
   const CoveragePyramid* sm_group(int32_t device, size_t size, size_t group) const;
+  // A device's GPU activity, what its folded rank or GPU row shows (empty when it never worked).
+  const ActivitySummary& activity(int32_t device) const;
+  // The devices of a process that did busy work: the bands of its folded row, in device order.
+  std::vector<int32_t> active_devices(uint32_t process) const;
+  // ActivitySummary::sample for that device, over the index's own levels of detail.
+  void sample_activity(int32_t device, double t0, double ns_per_px, int n, Coverage* out, size_t* walked = nullptr) const;
   size_t memory_bytes() const;
   double build_seconds() const { return build_seconds_; }
 
@@ -82,6 +90,7 @@ class TimelineIndex {
   std::vector<std::vector<uint32_t>> sm_lanes_;  // per device
   std::vector<LodGrid> sm_grids_;
   std::vector<std::vector<std::vector<CoveragePyramid>>> sm_groups_;  // [device][log2(size) - 1][group]
+  std::vector<ActivitySummary> activity_;  // per device
   FlowIndex flows_;
   TimeNs start_ = 0, end_ = 0;
   double build_seconds_ = 0;

@@ -68,7 +68,6 @@ TimeNs tick_step(const TimelineMapping& m, double min_px);
 std::string tick_label(TimeNs t, TimeNs origin, TimeNs step);
 // Label of an absolute tick: the time of day (UTC) "10:31:02.1235" for epoch-based clocks
 // (t ≥ kEpochLike), else the trace clock's own seconds "12.500 ms" as tick_label(t, 0, step).
-inline constexpr TimeNs kEpochLike = 100'000'000'000'000'000;  // ~1973 in ns since 1970
 std::string tick_label_absolute(TimeNs t, TimeNs step);
 
 }  // namespace parascope::models

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "trace/core/clock_alignment.h"
+
 namespace parascope::models {
 
 uint64_t process_key(uint32_t process) { return (uint64_t{1} << 40) | process; }
@@ -47,17 +49,6 @@ void sort_siblings(const Trace& trace, const LayoutOptions& o, std::vector<int32
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t i = 0; i < tracks.size(); ++i) tracks[i] = keyed[i].second;
-}
-
-// The clock offset applied to a rank, relative to the smallest offset of all ranks (epoch bases
-// such as Kineto's baseTimeNanoseconds are huge; what matters is how ranks differ).
-std::string clock_text(const Trace& trace, const Process& p) {
-  if (p.clock_offset_ns == 0 && (p.clock_offset_reason.empty() || p.clock_offset_reason == "none")) return "";
-  TimeNs lo = p.clock_offset_ns;
-  for (const Process& q : trace.processes) lo = std::min(lo, q.clock_offset_ns);
-  const TimeNs d = p.clock_offset_ns - lo;
-  return "  ·  clock " + std::string(d > 0 ? "+" : "±") + format_duration(d) +
-         (p.clock_offset_reason.empty() ? "" : " (" + p.clock_offset_reason + ")");
 }
 
 }  // namespace
@@ -167,6 +158,7 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
     y += h.height;
     rows_.push_back(std::move(h));
   };
+  const std::vector<ClockAlignment> clocks = clock_alignments(trace);
   for (uint32_t p : process_order_) {
     const Process& proc = trace.processes[p];
     TimelineRow h;
@@ -174,7 +166,8 @@ TrackLayout::TrackLayout(const Trace& trace, const LayoutOptions& o) {
     h.process = p;
     h.label = (proc.rank >= 0 ? "rank " + std::to_string(proc.rank) : proc.name) +
               (proc.pid ? "  pid " + std::to_string(proc.pid) : "") + (proc.host.empty() ? "" : "  " + proc.host) +
-              clock_text(trace, proc);
+              (clocks[p].label.empty() ? "" : "  ·  " + clocks[p].label);
+    h.details = clocks[p].text;
     h.collapsed = o.collapsed.count(process_key(p)) != 0;
     h.height = o.header_height;
     header(h);

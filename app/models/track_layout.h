@@ -23,6 +23,7 @@ struct TimelineRow {
   uint32_t process = 0;
   int32_t device = -1;
   std::string label;
+  std::string details;      // more than the label holds, for its tooltip (a rank: how its clock was aligned)
   int indent = 0;           // nesting level in the tree
   double y = 0;             // top, in layout coordinates (0 = first row)
   double height = 0;

@@ -48,16 +48,23 @@ CoveragePyramid::Builder::Builder(const LodGrid& grid) : grid_(grid), weight_(gr
   for (auto& w : weight_) w.fill(0.0f);
 }
 
-void CoveragePyramid::Builder::add(TimeNs start, TimeNs dur, Category c) {
+template <class F>
+void CoveragePyramid::Builder::spread(TimeNs start, TimeNs dur, F&& f) const {
   const TimeNs w = grid_.bucket_ns;
   const TimeNs lo = std::max<TimeNs>(start - grid_.origin, 0);
   const TimeNs hi = std::min<TimeNs>(start - grid_.origin + std::max<TimeNs>(dur, 1),
                                      static_cast<TimeNs>(grid_.buckets0) * w);
+  for (TimeNs b = lo / w; b * w < hi; ++b) f(static_cast<size_t>(b), static_cast<float>(std::min(hi, (b + 1) * w) - std::max(lo, b * w)));
+}
+
+void CoveragePyramid::Builder::add(TimeNs start, TimeNs dur, Category c) {
   const auto ci = static_cast<size_t>(c) & (kCategoryCount - 1);
-  for (TimeNs b = lo / w; b * w < hi; ++b) {
-    const TimeNs overlap = std::min(hi, (b + 1) * w) - std::max(lo, b * w);
-    weight_[static_cast<size_t>(b)][ci] += static_cast<float>(overlap);
-  }
+  spread(start, dur, [&](size_t b, float overlap) { weight_[b][ci] += overlap; });
+}
+
+void CoveragePyramid::Builder::add_covered(TimeNs start, TimeNs dur) {
+  if (covered_.empty()) covered_.assign(grid_.buckets0, 0.0f);
+  spread(start, dur, [&](size_t b, float overlap) { covered_[b] += overlap; });
 }
 
 uint8_t CoveragePyramid::pack(float share, Category c) {
@@ -70,6 +77,7 @@ CoveragePyramid CoveragePyramid::Builder::finish() {
   p.grid_ = grid_;
   p.cells_.resize(static_cast<size_t>(grid_.levels));
   std::vector<std::array<float, kCategoryCount>> cur = std::move(weight_);
+  std::vector<float> covered = std::move(covered_);
   for (int level = 0; level < grid_.levels; ++level) {
     const auto width = static_cast<float>(grid_.width(level));
     auto& cells = p.cells_[static_cast<size_t>(level)];
@@ -84,6 +92,7 @@ CoveragePyramid CoveragePyramid::Builder::finish() {
           best_c = c;
         }
       }
+      if (!covered.empty()) sum = covered[b];
       cells[b] = pack(std::min(sum / width, 1.0f), static_cast<Category>(best_c));
     }
     if (level + 1 == grid_.levels) break;
@@ -91,6 +100,11 @@ CoveragePyramid CoveragePyramid::Builder::finish() {
     for (size_t b = 0; b < cur.size(); ++b)
       for (size_t c = 0; c < kCategoryCount; ++c) up[b / 2][c] += cur[b][c];
     cur.swap(up);
+    if (!covered.empty()) {
+      std::vector<float> cup((covered.size() + 1) / 2, 0.0f);
+      for (size_t b = 0; b < covered.size(); ++b) cup[b / 2] += covered[b];
+      covered.swap(cup);
+    }
   }
   return p;
 }

@@ -77,11 +77,18 @@ class CoveragePyramid {
    public:
     explicit Builder(const LodGrid& grid);
     void add(TimeNs start, TimeNs dur, Category c);
+    // Once called, the share comes from these spans (a union the caller made, each moment once)
+    // and add() only decides the dominant category: overlapping work is busy once, not twice.
+    void add_covered(TimeNs start, TimeNs dur);
     CoveragePyramid finish();
 
    private:
+    // level-0 buckets [b0, b1) that [start, start + dur) touches, relative to the origin, and f(b, overlap) for each
+    template <class F>
+    void spread(TimeNs start, TimeNs dur, F&& f) const;
     LodGrid grid_;
     std::vector<std::array<float, kCategoryCount>> weight_;  // ns covered per category, level 0
+    std::vector<float> covered_;                              // ns covered, level 0 (add_covered only)
   };
 
   bool empty() const { return cells_.empty(); }

@@ -414,6 +414,33 @@ void TimelinePainter::paint_heat_strip(Frame& f, const models::TimelineRow& row,
   }
 }
 
+// A folded rank or GPU: one band per GPU of it that did busy work, a bar per pixel as tall as the
+// GPU was busy there, in the colour of the work that took most of it (TimelineIndex::sample_activity).
+void TimelinePainter::paint_activity(Frame& f, const models::TimelineRow& row, double top) const {
+  std::vector<int32_t> devices;
+  if (row.kind == models::TimelineRow::Kind::kProcess) devices = index_.active_devices(row.process);
+  else if (!index_.activity(row.device).empty()) devices = {row.device};
+  if (devices.empty()) return;
+  const double y0 = top + 2, y1 = top + row.height - 1;  // above the row line
+  const double band = (y1 - y0) / static_cast<double>(devices.size());
+  std::array<QRgb, models::kCategoryCount> colour{};
+  for (int c = 0; c < models::kCategoryCount; ++c) colour[static_cast<size_t>(c)] = category_color(static_cast<Category>(c)).rgb();
+  f.cov.resize(static_cast<size_t>(f.w));
+  for (size_t k = 0; k < devices.size(); ++k) {
+    index_.sample_activity(devices[k], static_cast<double>(f.m.start()), f.m.ns_per_px(), f.w, f.cov.data(), &f.stats.slices_visited);
+    f.stats.cells_sampled += static_cast<size_t>(f.w);
+    const int bottom = std::min(static_cast<int>(std::lround(y0 + (k + 1) * band)), f.h);
+    const int band_px = std::max(1, static_cast<int>(std::lround(band)));
+    for (int x = 0; x < f.w; ++x) {
+      const models::Coverage& c = f.cov[static_cast<size_t>(x)];
+      if (c.share <= 0) continue;
+      const int h = std::max(1, static_cast<int>(std::lround(c.share * band_px)));
+      const QRgb col = colour[static_cast<size_t>(c.category) & (models::kCategoryCount - 1)];
+      for (int y = std::max(bottom - h, 0); y < bottom; ++y) f.bits[y * f.stride + x] = col;
+    }
+  }
+}
+
 void TimelinePainter::paint_counter(Frame& f, const models::TimelineRow& row, double top) const {
   const auto t = static_cast<uint32_t>(row.track);
   const Track& tr = trace_.tracks[t];
@@ -556,8 +583,15 @@ void TimelinePainter::paint_rows(Frame& f, const std::vector<const models::Timel
     const double top = row->y - f.scroll_y;
     ++f.stats.rows_painted;
     switch (row->kind) {
-      case models::TimelineRow::Kind::kProcess: f.fill(0, f.w, top, top + row->height, kProcessHeader); break;
-      case models::TimelineRow::Kind::kDevice: f.fill(0, f.w, top, top + row->height, kDeviceHeader); break;
+      case models::TimelineRow::Kind::kProcess:
+      case models::TimelineRow::Kind::kDevice: {
+        f.fill(0, f.w, top, top + row->height, row->kind == models::TimelineRow::Kind::kProcess ? kProcessHeader : kDeviceHeader);
+        if (!row->collapsed) break;
+        const qint64 t0 = clock.nsecsElapsed();
+        paint_activity(f, *row, top);
+        f.stats.activity_ms += static_cast<double>(clock.nsecsElapsed() - t0) / 1e6;
+        break;
+      }
       case models::TimelineRow::Kind::kSmGroup: {
         const qint64 t0 = clock.nsecsElapsed();
         paint_heat_strip(f, *row, top);

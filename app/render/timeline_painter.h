@@ -1,5 +1,5 @@
 // TimelinePainter: draws a trace's timeline (ruler, track tree labels, slices, SM heat strips,
-// counters, flows, bookmarks, selection) with QPainter for the GUI, `--render-png` and reports —
+// counters, folded rows' activity, flows, bookmarks, selection) with QPainter for the GUI, `--render-png` and reports —
 // the same pixels everywhere. Two steps, as in Tracy: a preprocess that reads the TimelineIndex
 // (coverage pyramids when a pixel holds more than a bucket of slices; otherwise a walk from the
 // first visible slice that folds runs narrower than a pixel into one bar coloured by the category
@@ -76,6 +76,7 @@ struct PaintStats {
   size_t flows_drawn = 0;
   size_t rows_painted = 0;
   double layer_ms = 0, heat_ms = 0, blit_ms = 0, overlay_ms = 0, labels_ms = 0, flows_ms = 0;  // where the time went
+  double activity_ms = 0;      // of layer_ms: the folded rows' activity strips
 };
 
 class TimelinePainter {
@@ -123,6 +124,7 @@ class TimelinePainter {
   void paint_coverage(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const;
   void paint_wide(Frame& f, const models::TimelineRow& row, double top, int sub, int level) const;
   void paint_heat_strip(Frame& f, const models::TimelineRow& row, double top) const;
+  void paint_activity(Frame& f, const models::TimelineRow& row, double top) const;
   void paint_counter(Frame& f, const models::TimelineRow& row, double top) const;
   void paint_flows(QPainter& p, const models::TrackLayout& layout, const models::TimelineMapping& m, double data_x0, double data_y0,
                    double scroll_y, const TimelineStyle& style, const TimelineDecorations& deco, PaintStats& stats) const;

@@ -24,6 +24,7 @@
 #include "trace/core/analysis/device_activity.h"
 #include "trace/core/analysis/link_stats.h"
 #include "trace/core/analysis/roofline.h"
+#include "trace/core/clock_alignment.h"
 #include "trace/core/machine_choice.h"
 
 namespace parascope::report {
@@ -78,11 +79,12 @@ void add_metadata(ReportDocument& doc, const Trace& t, const ReportOptions& o, c
   f.push_back({"Events", QString("%1 slices on %2 tracks · %3 kernels · %4 collectives · %5 flows")
                              .arg(t.slice_count()).arg(t.tracks.size()).arg(kernels.overall.kernels)
                              .arg(t.collectives.size()).arg(t.flows.size())});
-  for (const Process& p : t.processes) {
+  const std::vector<ClockAlignment> clocks = clock_alignments(t);
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    const Process& p = t.processes[i];
     QString who = p.rank >= 0 ? QString("rank %1").arg(p.rank) : QString("pid %1").arg(p.pid);
     QString v = QString("pid %1").arg(p.pid) + (p.host.empty() ? "" : " on " + qstr(p.host)) +
-                (p.name.empty() ? "" : " · " + qstr(p.name)) + " · clock offset " + dur(p.clock_offset_ns) +
-                (p.clock_offset_reason.empty() ? "" : " (" + qstr(p.clock_offset_reason) + ")");
+                (p.name.empty() ? "" : " · " + qstr(p.name)) + " · " + qstr(clocks[i].text);
     f.push_back({"Process " + who, v});
   }
   for (size_t d = 0; d < t.devices.size(); ++d) {

@@ -120,6 +120,46 @@ TEST_CASE("The SM heat strip shows which SMs are busy", "[app][painter]") {
   REQUIRE(bluish(at(2, 2'500)));
 }
 
+TEST_CASE("A folded rank shows its GPU's activity instead of a blank row", "[app][painter][activity]") {
+  // issue 18 item 10: Perfetto and Nsight summarise a collapsed process; the folded rank was blank
+  test::qt_app();
+  const Trace t = dense_trace();
+  const TimelineIndex index(t);
+  LayoutOptions o;
+  o.collapsed.insert(process_key(0));
+  const TrackLayout layout(t, o);
+  REQUIRE(layout.rows().size() == 1);  // the folded rank is the whole tree
+  REQUIRE(layout.rows()[0].collapsed);
+  // the header spans layout y [0, 20) under the 26 px ruler; bars stand on y 19 (the row line)
+  // and reach up to y 2 when the GPU is busy throughout
+  const int low = 26 + 17, high = 26 + 4;
+  const QRgb header = 0xffdde3ea;
+  SECTION("the whole trace, 2 us per pixel from the pyramid: half-height bars, compute then communication") {
+    const Render r = draw(index, layout, 0, 2'000'000);
+    // 10 ns kernels every 20 ns: the GPU is busy half the time, so a bar of half the 17 px band
+    CHECK(r.img.pixel(200 + 250, low) == category_color(Category::kCompute).rgb());
+    CHECK(r.img.pixel(200 + 250, high) == header);
+    CHECK(r.img.pixel(200 + 750, low) == category_color(Category::kCommunication).rgb());
+    CHECK(r.img.pixel(200 + 750, high) == header);
+    CHECK(r.stats.slices_visited == 0);
+  }
+  SECTION("1 ns per pixel: each kernel a full bar, the gaps empty") {
+    const Render r = draw(index, layout, 0, 1'000);
+    CHECK(r.img.pixel(200 + 5, high) == category_color(Category::kCompute).rgb());
+    CHECK(r.img.pixel(200 + 15, low) == header);
+    CHECK(r.stats.slices_visited == 51);  // kernels 0..50 start in [0, 1000]
+  }
+  SECTION("a folded GPU row shows the same") {
+    LayoutOptions d;
+    d.collapsed.insert(device_key(0));
+    const TrackLayout ld(t, d);
+    REQUIRE(ld.rows()[1].kind == TimelineRow::Kind::kDevice);
+    const Render r = draw(index, ld, 0, 1'000);
+    CHECK(r.img.pixel(200 + 5, 26 + 20 + 4) == category_color(Category::kCompute).rgb());
+    CHECK(r.img.pixel(200 + 5, high) == header);  // the unfolded rank above: a plain band
+  }
+}
+
 namespace {
 
 // Two ranks, each a host thread launching two kernels on stream 7 (launch flows), and the ranks'

@@ -39,7 +39,8 @@ TEST_CASE("info reads a .pstrace with the counts of the JSON it came from", "[cl
   CHECK_THAT(r.out, Catch::Contains("GPU 1  NVIDIA H200 (132 SMs)"));
   CHECK_THAT(r.out, Catch::Contains("kernels 21 (communication 6, collectives 3)  memcpys 3  memsets 0"));
   // the clock offset applied when the JSON was read is kept, with its reason
-  CHECK_THAT(r.out, Catch::Contains("clock offset +1790857026000000000 ns (baseTimeNanoseconds)"));
+  CHECK_THAT(r.out, Catch::Contains("clock reference: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); "
+                                    "importer: baseTimeNanoseconds"));
   const auto j = test::run_command(cli() + " info --json " + path);
   REQUIRE(j.exit_code == 0);
   const JsonValue doc = parse_json(j.out, "info-output");
@@ -109,7 +110,10 @@ TEST_CASE("info reads an Nsight Systems SQLite export", "[cli][info][nsys]") {
   CHECK_THAT(r.out, Catch::Contains("kernels 1993 (communication 33, collectives 32)  memcpys 510  memsets 133  syncs 178"));
   CHECK_THAT(r.out, Catch::Contains("kernels 2017 (communication 33, collectives 32)  memcpys 510  memsets 136  syncs 188"));
   CHECK_THAT(r.out, Catch::Contains("profiler overhead 3)"));
-  CHECK_THAT(r.out, Catch::Contains("clock offset +1779782330176752435 ns (TARGET_INFO_SESSION_START_TIME.utcEpochNs)"));
+  // one session clock for both processes: the session start as a UTC date, the second process aligned to the first
+  CHECK_THAT(r.out, Catch::Contains("clock reference: file times + 2026-05-26 07:58:50.176752435 UTC (+1779782330176752435 ns); "
+                                    "importer: TARGET_INFO_SESSION_START_TIME.utcEpochNs"));
+  CHECK_THAT(r.out, Catch::Contains("clock aligned to python3 (144), +0 ns: file times + 2026-05-26 07:58:50.176752435 UTC"));
   const auto j = test::run_command(cli() + " info --json " + f);
   REQUIRE(j.exit_code == 0);
   const JsonValue doc = parse_json(j.out, "info-output");

@@ -24,7 +24,11 @@ TEST_CASE("info prints ranks, devices, streams and counts of the sample", "[cli]
   CHECK_THAT(r.out, Catch::Contains("GPU 1  NVIDIA H200 (132 SMs)"));
   CHECK_THAT(r.out, Catch::Contains("kernels 21 (communication 6, collectives 3)  memcpys 3  memsets 0"));
   CHECK_THAT(r.out, Catch::Contains("stream 17"));
-  CHECK_THAT(r.out, Catch::Contains("clock offset +1790857026000000000 ns (baseTimeNanoseconds)"));
+  // each rank's clock as the timeline's rank header and the report say it (clock_alignment.h): both
+  // files carry the same baseTimeNanoseconds, so rank 1 got nothing beyond rank 0
+  CHECK_THAT(r.out, Catch::Contains("  clock reference: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); "
+                                    "importer: baseTimeNanoseconds\n"));
+  CHECK_THAT(r.out, Catch::Contains("  clock aligned to rank 0, +0 ns: file times + 2026-10-01 12:17:06 UTC"));
 }
 
 TEST_CASE("info --json carries schema_version and per-device counts", "[cli][info]") {
@@ -41,6 +45,19 @@ TEST_CASE("info --json carries schema_version and per-device counts", "[cli][inf
     CHECK(*dev.find("memsets")->as_int() == 0);
     CHECK(*dev.find("communication_kernels")->as_int() == 6);
     CHECK(*dev.find("span_ns")->as_int() > 0);
+    // the clock as the text says it, and its parts
+    const JsonValue* clock = p.find("clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->find("basis")->text() == "wall clock");
+    CHECK(clock->find("aligned")->as_bool());
+    CHECK(*clock->find("reference_rank")->as_int() == 0);
+    CHECK(*clock->find("shift_ns")->as_int() == 0);
+    CHECK(clock->find("details")->text() ==
+          "file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns); importer: baseTimeNanoseconds");
+    CHECK(clock->find("label")->text() ==
+          (*p.find("rank")->as_int() == 0 ? "clock reference" : "clock +0 ns vs rank 0"));
+    CHECK(clock->find("text")->text() == (*p.find("rank")->as_int() == 0 ? "clock reference: " : "clock aligned to rank 0, +0 ns: ") +
+                                           clock->find("details")->text());
   }
 }
 

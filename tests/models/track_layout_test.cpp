@@ -50,7 +50,10 @@ TEST_CASE("TrackLayout folds SM lanes into a heat strip and follows hide and reo
   const TrackLayout l(t, o);
   const auto& rows = l.rows();
   // rank 0: header, GPU, stream 7, stream 17 (NCCL), stream 21 (copies), SM strip, 2 NVLink counters
-  REQUIRE(rows[0].label == "rank 0  pid 4000  node0  ·  clock ±0 ns (sync event)");
+  // the clock as clock_alignment.h says it: rank 0 is the reference, its details in the tooltip
+  REQUIRE(rows[0].label == "rank 0  pid 4000  node0  ·  clock reference");
+  // (the generator's times are epoch times, so each rank is on the wall clock)
+  REQUIRE(rows[0].details == "clock reference: file times as recorded, already wall-clock time (UTC); importer: sync event");
   REQUIRE(rows[1].label == "GPU 0  NVIDIA H200");
   REQUIRE(rows[2].label == "stream 7");
   REQUIRE(rows[3].label == "stream 17 (NCCL)");
@@ -63,7 +66,9 @@ TEST_CASE("TrackLayout folds SM lanes into a heat strip and follows hide and reo
   REQUIRE(rows[7].label == "NVLink rx");
   // rank 1's clock is 1234 ns ahead of rank 0's (the generator's offsets)
   const auto r1 = std::find_if(rows.begin() + 1, rows.end(), [](const TimelineRow& r) { return r.kind == TimelineRow::Kind::kProcess; });
-  REQUIRE(r1->label == "rank 1  pid 4001  node0  ·  clock +1.234 us (sync event)");
+  REQUIRE(r1->label == "rank 1  pid 4001  node0  ·  clock +1.234 us vs rank 0");
+  REQUIRE(r1->details ==
+          "clock aligned to rank 0, +1.234 us: file times +1.234 us (+1234 ns), already wall-clock time (UTC); importer: sync event");
 
   SECTION("expanding the strip adds one row per SM with 4 role sub-rows") {
     LayoutOptions e;

@@ -69,6 +69,29 @@ TEST_CASE("CoveragePyramid holds the covered share and the dominant category per
   }
 }
 
+TEST_CASE("CoveragePyramid::Builder takes its share from covered spans when it is given them", "[app][lod]") {
+  LodGrid g;
+  g.origin = 0;
+  g.bucket_ns = 100;
+  g.buckets0 = 2;
+  g.levels = 2;
+  CoveragePyramid::Builder b(g);
+  // two streams overlapping on [0, 50): 100 ns of work in 50 ns of time, then 30 ns of copies
+  b.add(0, 50, Category::kCompute);
+  b.add(0, 50, Category::kCommunication);
+  b.add(120, 30, Category::kMemory);
+  b.add_covered(0, 50);
+  b.add_covered(120, 30);
+  const CoveragePyramid p = b.finish();
+  // bucket 0: 50 / 100 covered (not 100 / 100: the overlap counts once), compute wins the tie
+  REQUIRE(p.cell(0, 0).share == Approx(16.0 / 31));  // ceil(15.5)
+  REQUIRE(p.cell(0, 0).category == Category::kCompute);
+  REQUIRE(p.cell(0, 1).share == Approx(10.0 / 31));  // 30 / 100 → ceil(9.3)
+  REQUIRE(p.cell(0, 1).category == Category::kMemory);
+  // level 1 (200 ns): 80 / 200 → ceil(12.4) = 13
+  REQUIRE(p.cell(1, 0).share == Approx(13.0 / 31));
+}
+
 TEST_CASE("EndIndex finds where slices that may still be running start", "[app][lod]") {
   // 100 slices [10 i, 10 i + 5); blocks of 32
   std::vector<TimeNs> start(100), end(100);

@@ -20,7 +20,9 @@
 #include "report/report_html_reader.h"
 #include "skip.h"
 #include "test_paths.h"
+#include "models/track_layout.h"
 #include "trace/core/json.h"
+#include "trace/io/load_trace.h"
 
 using namespace parascope;
 namespace fs = std::filesystem;
@@ -204,6 +206,40 @@ TEST_CASE("The report lists a trace's warnings in its metadata and its notes in 
   size_t warning_lines = 0;
   for (size_t at = html.find("Warning: "); at != std::string::npos; at = html.find("Warning: ", at + 1)) ++warning_lines;
   CHECK(warning_lines == 5);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Each rank's clock reads the same in the report, info and the timeline's rank header", "[report][cli][clock]") {
+  // issue 18 item 10: the GUI said "clock ±0 ns" where the CLI and the report said the absolute
+  // offset; all three now print clock_alignment.h's texts
+  const std::string input = "resources/captures/h200x2_2026-11-30/tp_serial_b1";
+  const fs::path dir = test::temp_dir("report-clock");
+  const auto gen = run_cli("report " + src(input) + " -q -o '" + (dir / "r.html").string() + "'");
+  INFO(gen.err);
+  REQUIRE(gen.exit_code == 0);
+  const std::string html = test::slurp(dir / "r.html");
+  const Trace t = load_trace({test::source_path(input)});
+  const models::TrackLayout layout(t, models::LayoutOptions{});
+  const JsonValue info = json_of("info --json -q " + src(input));
+  size_t headers = 0;
+  for (const JsonValue& p : info.find("processes")->items()) {
+    const JsonValue& clock = *p.find("clock");
+    const std::string text = clock.find("text")->text();
+    INFO(text);
+    CHECK(html.find(text) != std::string::npos);
+    const int64_t rank = *p.find("rank")->as_int();
+    for (const models::TimelineRow& row : layout.rows()) {
+      if (row.kind != models::TimelineRow::Kind::kProcess || t.processes[row.process].rank != rank) continue;
+      CHECK(row.details == text);
+      CHECK(row.label.size() > clock.find("label")->text().size());
+      CHECK(row.label.substr(row.label.size() - clock.find("label")->text().size()) == clock.find("label")->text());
+      ++headers;
+    }
+  }
+  CHECK(headers == 2);
+  // both files carry baseTimeNanoseconds 1790857026000000000: a date, not "+1790857026 s"
+  CHECK(html.find("clock aligned to rank 0, +0 ns: file times + 2026-10-01 12:17:06 UTC (+1790857026000000000 ns)") != std::string::npos);
+  CHECK(html.find("1790857026 s") == std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -30,6 +30,10 @@ bool spans_only_device(const Trace& trace, uint32_t device) {
   return lanes;
 }
 
+bool is_device_activity_track(const Track& track, bool spans_only) {
+  return track.key.kind == TrackKind::kGpuStream || (spans_only && track.key.kind == TrackKind::kSmLane);
+}
+
 namespace {
 
 TrackActivity track_activity(const Trace& trace, const SliceClassifier& classify, uint32_t ti) {
@@ -55,26 +59,19 @@ std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClass
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.key.device < 0 || static_cast<size_t>(t.key.device) >= out.size()) continue;
-    DeviceActivity& da = out[static_cast<size_t>(t.key.device)];
-    if (t.key.kind == TrackKind::kGpuStream) {
-      ActivityCollector& db = device_builders[static_cast<size_t>(t.key.device)];
+    const auto d = static_cast<size_t>(t.key.device);
+    if (t.key.kind != TrackKind::kGpuStream && t.key.kind != TrackKind::kSmLane) continue;
+    DeviceActivity& da = out[d];
+    if (is_device_activity_track(t, spans_only[d])) {
+      ActivityCollector& db = device_builders[d];
       for (uint32_t i = 0; i < t.slices.size(); ++i) {
         const Interval iv{t.slices.start[i], t.slices.end(i)};
         db.add(classify.category(ti, i), iv);
         da.first = std::min(da.first, iv.start);
         da.last = std::max(da.last, iv.end);
       }
-      da.streams.push_back(track_activity(trace, classify, ti));
-    } else if (t.key.kind == TrackKind::kSmLane) {
-      ActivityCollector& db = device_builders[static_cast<size_t>(t.key.device)];
-      for (uint32_t i = 0; spans_only[static_cast<size_t>(t.key.device)] && i < t.slices.size(); ++i) {
-        const Interval iv{t.slices.start[i], t.slices.end(i)};
-        db.add(classify.category(ti, i), iv);
-        da.first = std::min(da.first, iv.start);
-        da.last = std::max(da.last, iv.end);
-      }
-      da.sm_lanes.push_back(track_activity(trace, classify, ti));
     }
+    (t.key.kind == TrackKind::kGpuStream ? da.streams : da.sm_lanes).push_back(track_activity(trace, classify, ti));
   }
   auto by_id = [](const TrackActivity& a, const TrackActivity& b) { return a.id < b.id; };
   for (uint32_t d = 0; d < out.size(); ++d) {

@@ -43,6 +43,14 @@ std::vector<DeviceActivity> device_activity(const Trace& trace, const SliceClass
 // A device with SM-lane spans and nothing on its GPU streams (a probe-only file): its spans are
 // its device-level activity.
 bool spans_only_device(const Trace& trace, uint32_t device);
+// Whether a track's slices are its device's device-level activity: its GPU streams, or on a
+// spans-only device its SM lanes. The one rule for device_activity() and the timeline's folded rows.
+bool is_device_activity_track(const Track& track, bool spans_only);
+// A GPU is busy while compute, communication or memory work covers it (busy_idle.h); sync waits,
+// annotations and the rest never make it busy.
+constexpr bool is_busy(Category c) {
+  return c == Category::kCompute || c == Category::kCommunication || c == Category::kMemory;
+}
 
 // Slices' intervals by category while they are gathered (annotations, host work and "other" are
 // not device activity and are dropped); build() makes the sets. Shared by device_activity() and the
