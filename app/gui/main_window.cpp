@@ -198,6 +198,7 @@ void MainWindow::build_docks() {
   auto* details_dock = new QDockWidget(tr("Details"), this);
   details_dock->setObjectName("details_dock");
   details_ = new QTextBrowser(details_dock);
+  details_->setObjectName("details");
   details_->setOpenLinks(false);
   details_->setHtml(slice_details_html(Trace{}, SliceClassifier(Trace{}), {}, 0));
   connect(details_, &QTextBrowser::anchorClicked, this, &MainWindow::follow_link);
@@ -538,6 +539,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
   trace_ = loaded.trace;
   applying_notes_ = true;
   timeline_->set_trace(trace_, loaded.index);
+  timeline_->set_collective_peers(loaded.collectives);
   find_->set_trace(trace_);
   overlap_->set_trace(trace_);
   links_->set_trace(trace_);
@@ -631,6 +633,8 @@ void MainWindow::show_selection(EventRef ref) {
   QString html = slice_details_html(*trace_, timeline_->index()->classifier(), ref, origin);
   if (ref.valid() && ref.track < trace_->tracks.size()) {
     const Track& tr = trace_->tracks[ref.track];
+    if (const CollectivePeerIndex* peers = timeline_->collective_peer_index())
+      html += collective_peers_html(*trace_, peers->match(), timeline_->selected_peers());
     if (const SliceNote* n = notes_.note_for(ref))
       html += "<h4>Note</h4><p>" + n->text.toHtmlEscaped().replace("\n", "<br>") + "</p>";
     const bool gpu = tr.key.device >= 0;  // a GPU op, or an SM-lane span (the overlap in its window)
@@ -741,6 +745,15 @@ void MainWindow::follow_link(const QUrl& url) {
   if (url.scheme() == "sm") {
     timeline_->set_sm_expanded(url.path().toInt(), true);
     if (timeline_->selected().valid()) timeline_->zoom_to(timeline_->selected());
+  } else if (url.scheme() == "slice") {  // a collective's instance on another rank (collective_peers_html)
+    const QStringList parts = url.path().split('.');
+    if (trace_ && parts.size() == 2) {
+      const EventRef ref{parts[0].toUInt(), parts[1].toUInt()};
+      if (ref.track < trace_->tracks.size() && ref.index < trace_->tracks[ref.track].slices.size()) {
+        timeline_->select(ref);
+        timeline_->zoom_to(ref);
+      }
+    }
   } else if (url.scheme() == "overlap") {
     for (QDockWidget* d : findChildren<QDockWidget*>())
       if (d->widget() == overlap_) {

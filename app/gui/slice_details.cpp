@@ -1,5 +1,7 @@
 #include "gui/slice_details.h"
 
+#include <algorithm>
+
 #include "render/qstr.h"
 #include "trace/core/data_table.h"
 
@@ -169,6 +171,35 @@ QString kernel_sm_lanes_html(const Trace& t, EventRef kernel, const std::vector<
   h += "</table><p><a href=\"sm:" + QString::number(tr.key.device) + "\">Show the SM lanes</a> · "
        "<a href=\"overlap:\">Overlap chart</a></p>";
   return h;
+}
+
+QString collective_peers_html(const Trace& t, const CollectiveMatch& match, const CollectivePeers& peers) {
+  if (!peers.found() || peers.match >= match.collectives.size()) return {};
+  const MatchedCollective& m = match.collectives[peers.match];
+  // as `parascope-cli stats` numbers them: by sequence number, else the k-th (from 0) of its group and op
+  const QString which = m.sequence >= 0 ? "seq " + QString::number(m.sequence) : "#" + QString::number(m.ordinal) + " by order";
+  QString h = "<h4>Matched across ranks</h4><table cellspacing=4>";
+  h += row("collective", esc(to_string(m.op)) + ", group " + esc(t.str(m.group)) + " " + esc(t.str(m.group_ranks)) + ", " + which);
+  QString status = QString("%1 of %2 ranks").arg(m.members.size()).arg(std::max(m.members.size(), static_cast<size_t>(std::max(m.group_size, 0))));
+  for (int32_t r : m.missing_ranks) status += ", rank " + QString::number(r) + " missing";
+  if (!m.duplicate_ranks.empty()) status += ", a rank appears twice";
+  if (!m.consistent) status += ", op or size differ";
+  h += row("members", status);
+  h += row("skew", dur(m.skew_ns()) + " (the first arrival waited this long for the last)");
+  h += "</table><table cellspacing=4><tr><th align=left>rank</th><th align=left>GPU</th><th align=right>arrived</th><th "
+       "align=left>slice</th></tr>";
+  for (const CollectivePeer& p : peers.members) {
+    const bool ok = p.slice.valid() && p.slice.track < t.tracks.size() && p.slice.index < t.tracks[p.slice.track].slices.size();
+    const QString name = ok ? esc(t.str(t.tracks[p.slice.track].slices.name[p.slice.index])) : QString("?");
+    const QString arrived = p.after_first_ns == 0 ? QString("first") : "+" + dur(p.after_first_ns);
+    const QString gpu_text = p.device >= 0 && static_cast<size_t>(p.device) < t.devices.size()
+                                 ? QString::number(t.devices[static_cast<size_t>(p.device)].ordinal)
+                                 : QString("–");
+    const QString link = ok ? QString("<a href=\"slice:%1.%2\">%3</a>").arg(p.slice.track).arg(p.slice.index).arg(name) : name;
+    h += "<tr><td>" + QString::number(p.rank) + "</td><td>" + gpu_text + "</td><td align=right>" + arrived + "</td><td>" +
+         (p.selected ? "<b>" + name + "</b> (selected)" : link) + "</td></tr>";
+  }
+  return h + "</table>";
 }
 
 QString range_summary_html(const Trace& t, const RangeSummary& r, TimeNs origin) {

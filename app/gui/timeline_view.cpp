@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "trace/core/counter_unit.h"
@@ -81,6 +82,8 @@ void TimelineView::set_trace(std::shared_ptr<const Trace> trace, std::shared_ptr
   trace_ = std::move(trace);
   index_ = trace_ ? (index ? std::move(index) : std::make_shared<const models::TimelineIndex>(*trace_)) : nullptr;
   deco_ = {};
+  peers_.reset();
+  selected_peers_ = {};
   layout_options_ = {};
   painter_ = index_ ? std::make_unique<render::TimelinePainter>(*index_) : nullptr;
   relayout();
@@ -208,7 +211,26 @@ bool TimelineView::move_track(int32_t track, int delta) {
 
 void TimelineView::update_selected_flows() {
   deco_.selected_flows.clear();
-  if (trace_) deco_.selected_flows = render::flows_of(*trace_, deco_.selected);
+  deco_.collective_peers.clear();
+  selected_peers_ = {};
+  if (!trace_) return;
+  deco_.selected_flows = render::flows_of(*trace_, deco_.selected);
+  if (peers_) selected_peers_ = peers_->peers_of(*trace_, deco_.selected);
+  for (const CollectivePeer& p : selected_peers_.members)
+    if (!p.selected) deco_.collective_peers.push_back(p.slice);
+  // a collective flow the file states between the same two slices is drawn once, as a peer
+  const auto& peers = deco_.collective_peers;
+  std::erase_if(deco_.selected_flows, [&](uint32_t fi) {
+    const Flow& f = trace_->flows[fi];
+    const EventRef other = f.from == deco_.selected ? f.to : f.from;
+    return f.kind == FlowKind::kCollective && std::find(peers.begin(), peers.end(), other) != peers.end();
+  });
+}
+
+void TimelineView::set_collective_peers(std::shared_ptr<const CollectivePeerIndex> peers) {
+  peers_ = std::move(peers);
+  update_selected_flows();
+  viewport()->update();
 }
 
 void TimelineView::select(EventRef ref) {

@@ -12,6 +12,7 @@
 
 #include "render/timeline_painter.h"
 #include "models/track_layout.h"
+#include "trace/core/analysis/collective_peers.h"
 
 class QMenu;
 
@@ -56,6 +57,12 @@ class TimelineView : public QAbstractScrollArea {
 
   EventRef selected() const { return deco_.selected; }
   void select(EventRef ref);
+  // The trace's matched collectives (the loader's, collective_peers.h): selecting a collective's
+  // kernel or CPU op then draws arrows to its matched instances on the other ranks. Cleared by set_trace.
+  void set_collective_peers(std::shared_ptr<const CollectivePeerIndex> peers);
+  const CollectivePeerIndex* collective_peer_index() const { return peers_.get(); }
+  // The selection's matched instance (not found when the selection is no matched collective).
+  const CollectivePeers& selected_peers() const { return selected_peers_; }
   bool has_range() const { return deco_.has_range; }
   std::pair<TimeNs, TimeNs> range() const { return {deco_.range_start, deco_.range_end}; }
   void set_range(TimeNs start, TimeNs end);
@@ -111,6 +118,8 @@ class TimelineView : public QAbstractScrollArea {
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const models::TimelineIndex> index_;
   std::unique_ptr<render::TimelinePainter> painter_;
+  std::shared_ptr<const CollectivePeerIndex> peers_;
+  CollectivePeers selected_peers_;
   models::TrackLayout layout_;
   models::LayoutOptions layout_options_;
   models::TimelineMapping mapping_;

@@ -12,6 +12,7 @@ LoadedTrace complete_load(std::shared_ptr<const Trace> trace, std::shared_ptr<co
   LoadedTrace l;
   l.stats = std::make_shared<const KernelStats>(kernel_stats(*trace, index->classifier()));
   l.summary = summarize(*trace);
+  l.collectives = std::make_shared<const CollectivePeerIndex>(*trace, match_collectives(*trace));
   l.index_seconds = index->build_seconds();
   l.trace = std::move(trace);
   l.index = std::move(index);

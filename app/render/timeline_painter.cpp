@@ -522,18 +522,11 @@ void TimelinePainter::paint_flows(QPainter& p, const models::TrackLayout& layout
       }
     }
   }
-  if (flows.empty()) return;
-  p.setRenderHint(QPainter::Antialiasing, !deco.selected_flows.empty() || flows.size() < 60);
-  for (uint32_t fi : flows) {
-    const Flow& fl = trace_.flows[fi];
-    bool ok_a = false, ok_b = false;
-    const QPointF a = anchor(layout, m, fl.from, true, data_x0, data_y0, scroll_y, &ok_a);
-    const QPointF b = anchor(layout, m, fl.to, false, data_x0, data_y0, scroll_y, &ok_b);
-    if (!ok_a || !ok_b) continue;
-    const bool selected = deco.selected.valid() && (fl.from == deco.selected || fl.to == deco.selected);
-    QColor c = flow_color(fl.kind);
+  if (flows.empty() && deco.collective_peers.empty()) return;
+  p.setRenderHint(QPainter::Antialiasing, !deco.selected_flows.empty() || !deco.collective_peers.empty() || flows.size() < 60);
+  auto draw = [&](QPointF a, QPointF b, QColor c, bool selected) {
     if (!selected) c.setAlpha(150);
-    if ((a.y() < data_y0 && b.y() < data_y0) || (a.x() < data_x0 && b.x() < data_x0)) continue;
+    if ((a.y() < data_y0 && b.y() < data_y0) || (a.x() < data_x0 && b.x() < data_x0)) return;
     p.setPen(QPen(c, selected ? 1.8 : 1.0));
     p.setBrush(Qt::NoBrush);
     if (selected) {
@@ -549,6 +542,22 @@ void TimelinePainter::paint_flows(QPainter& p, const models::TrackLayout& layout
     const QPointF tip = b;
     p.drawPolygon(QPolygonF({tip, tip + QPointF(-6, -3.5), tip + QPointF(-6, 3.5)}));
     ++stats.flows_drawn;
+  };
+  for (uint32_t fi : flows) {
+    const Flow& fl = trace_.flows[fi];
+    bool ok_a = false, ok_b = false;
+    const QPointF a = anchor(layout, m, fl.from, true, data_x0, data_y0, scroll_y, &ok_a);
+    const QPointF b = anchor(layout, m, fl.to, false, data_x0, data_y0, scroll_y, &ok_b);
+    if (!ok_a || !ok_b) continue;
+    const bool selected = deco.selected.valid() && (fl.from == deco.selected || fl.to == deco.selected);
+    draw(a, b, flow_color(fl.kind), selected);
+  }
+  bool ok_self = false;
+  const QPointF self = anchor(layout, m, deco.selected, false, data_x0, data_y0, scroll_y, &ok_self);
+  for (EventRef peer : deco.collective_peers) {
+    bool ok = false;
+    const QPointF b = anchor(layout, m, peer, false, data_x0, data_y0, scroll_y, &ok);
+    if (ok_self && ok) draw(self, b, flow_color(FlowKind::kCollective), true);
   }
   p.setRenderHint(QPainter::Antialiasing, false);
 }

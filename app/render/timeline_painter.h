@@ -55,6 +55,9 @@ struct TimelineDecorations {
   std::map<int32_t, TrackMark> track_marks;  // by Trace::tracks index
   EventRef selected;
   std::vector<uint32_t> selected_flows;   // indices into Trace::flows touching the selection (flows_of)
+  // The selected collective's matched instances on the other ranks (collective_peers.h): arrows from
+  // the selected slice's start to each peer slice's start, so their distance is the arrival skew.
+  std::vector<EventRef> collective_peers;
   bool has_range = false;
   TimeNs range_start = 0, range_end = 0;  // box selection
   std::vector<Bookmark> bookmarks;

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <filesystem>
@@ -764,6 +765,63 @@ TEST_CASE("View → Show All Flows is off by default: only the selected slice's 
   all->setChecked(false);
   CHECK(drawn() == own.size());
   CHECK_FALSE(QSettings().value("view/show_all_flows").toBool());
+}
+
+TEST_CASE("Selecting a matched all-reduce draws arrows to its instance on the other rank and lists the peers", "[app][gui][flows]") {
+  // issue 18 item 10: no cross-rank arrow between paired all-reduces although the CLI matches them
+  test::qt_app();
+  QSettings().remove("view/show_all_flows");
+  const test::SampleCopy copy("gui-peer-flows");
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1400, 800);
+  w.show();
+  open_and_wait(w, {test::qpath(copy.path())});
+  gui::TimelineView* view = w.timeline();
+  const Trace& t = *view->trace();
+  REQUIRE(view->collective_peer_index() != nullptr);
+  // the library's matching, as `parascope-cli stats` (collective_test.cpp: 3 all-reduces by order)
+  const CollectiveMatch& match = view->collective_peer_index()->match();
+  REQUIRE(match.complete == 3);
+  const MatchedCollective& ar0 = match.collectives[0];
+  REQUIRE(ar0.members.size() == 2);
+  const EventRef k0 = t.collectives[ar0.members[0].collective].kernel;  // rank 0's first all-reduce
+  const EventRef k1 = t.collectives[ar0.members[1].collective].kernel;  // rank 1's
+  REQUIRE(t.str(t.tracks[k0.track].slices.name[k0.index]).rfind("ncclDevKernel_AllReduce", 0) == 0);
+  view->fit_all();
+  auto drawn = [&] {
+    view->viewport()->repaint();
+    return view->last_paint_stats().flows_drawn;
+  };
+  view->select(k0);
+  REQUIRE(view->selected_peers().found());
+  REQUIRE(view->selected_peers().members.size() == 2);
+  CHECK(view->selected_peers().members[1].slice == k1);
+  // its launch arrow (flows_of) and one arrow to rank 1's kernel
+  const size_t own = render::flows_of(t, k0).size();
+  CHECK(drawn() == own + 1);
+  // Details: rank 1 arrived 167198 ns after rank 0 (collective_peers_test.cpp, from the files)
+  const QString html = w.details_html();
+  CHECK(html.contains("Matched across ranks"));
+  CHECK(html.contains("167.2 us"));
+  CHECK(html.contains("2 of 2 ranks"));
+  // the peer's link in Details selects rank 1's kernel, which points back at rank 0's
+  auto* details = w.findChild<QTextBrowser*>("details");
+  REQUIRE(details != nullptr);
+  emit details->anchorClicked(QUrl(QString("slice:%1.%2").arg(k1.track).arg(k1.index)));
+  CHECK(view->selected() == k1);
+  REQUIRE(view->selected_peers().members.size() == 2);
+  CHECK(view->selected_peers().members[0].slice == k0);
+  CHECK(view->selected_peers().members[1].selected);
+  CHECK(drawn() == render::flows_of(t, k1).size() + 1);
+  // a GEMM is no collective: its launch only, no peers
+  const EventRef gemm = first_named(t, "nvjet");
+  REQUIRE(gemm.valid());
+  view->fit_all();  // the link zoomed to rank 1's kernel
+  view->select(gemm);
+  CHECK_FALSE(view->selected_peers().found());
+  CHECK(drawn() == render::flows_of(t, gemm).size());
+  CHECK_FALSE(w.details_html().contains("Matched across ranks"));
 }
 
 TEST_CASE("The kernel statistics dock shows a probe-only trace's kernels, from their SM spans", "[app][gui][probes]") {
