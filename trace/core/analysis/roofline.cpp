@@ -8,6 +8,7 @@
 
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/kernel_stats.h"
+#include "trace/core/analysis/op_flops.h"
 #include "trace/core/json.h"
 
 namespace parascope {
@@ -112,20 +113,15 @@ double element_size(std::string_view t) {
   return 0;
 }
 
-bool dims_of(const JsonValue& v, std::vector<double>& out) {
-  if (!v.is_array()) return false;
-  out.clear();
+// A tensor's dims; empty for anything else (scalars, tensor lists: nested arrays).
+TensorDims dims_of(const JsonValue& v) {
+  TensorDims out;
+  if (!v.is_array()) return out;
   for (const JsonValue& d : v.items()) {
-    if (!d.is_number()) return false;
-    out.push_back(d.as_double());
+    if (!d.is_number()) return {};
+    out.push_back(static_cast<int64_t>(d.as_double()));
   }
-  return true;
-}
-
-double product(const std::vector<double>& v) {
-  double p = 1;
-  for (double x : v) p *= x;
-  return v.empty() ? 0 : p;
+  return out;
 }
 
 }  // namespace
@@ -144,12 +140,8 @@ bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_
     return false;
   }
   if (!dims.is_array()) return false;
-  std::vector<std::vector<double>> in;
-  for (const JsonValue& d : dims.items()) {
-    std::vector<double> v;
-    if (!dims_of(d, v)) v.clear();
-    in.push_back(std::move(v));
-  }
+  std::vector<TensorDims> inputs;
+  for (const JsonValue& d : dims.items()) inputs.push_back(dims_of(d));
   std::string dtype;
   if (types.is_array())
     for (const JsonValue& t : types.items())
@@ -157,46 +149,14 @@ bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_
         dtype = t.text();
         break;
       }
-  const double es = element_size(dtype);
-  double flops = 0, out_elems = 0;
-  auto arg = [&](size_t i) -> const std::vector<double>& {
-    static const std::vector<double> kNone;
-    return i < in.size() ? in[i] : kNone;
-  };
-  if (op == "aten::mm" || (op == "aten::matmul" && arg(0).size() == 2 && arg(1).size() == 2)) {
-    const auto &a = arg(0), &b = arg(1);
-    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
-    flops = 2 * a[0] * a[1] * b[1];
-    out_elems = a[0] * b[1];
-  } else if (op == "aten::addmm") {
-    const auto &a = arg(1), &b = arg(2);
-    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
-    flops = 2 * a[0] * a[1] * b[1];
-    out_elems = a[0] * b[1];
-  } else if (op == "aten::bmm" || op == "aten::baddbmm") {
-    const auto& a = op == "aten::bmm" ? arg(0) : arg(1);
-    const auto& b = op == "aten::bmm" ? arg(1) : arg(2);
-    if (a.size() != 3 || b.size() != 3 || a[0] != b[0] || a[2] != b[1]) return false;
-    flops = 2 * a[0] * a[1] * a[2] * b[2];
-    out_elems = a[0] * a[1] * b[2];
-  } else if (op == "aten::linear") {
-    const auto &x = arg(0), &w = arg(1);
-    if (x.empty() || w.size() != 2 || x.back() != w[1]) return false;
-    const double rows = product(x) / x.back();
-    flops = 2 * rows * w[1] * w[0];
-    out_elems = rows * w[0];
-  } else {
-    return false;
-  }
-  out.flops = flops;
+  const OpFlops f = op_flops(op, inputs);
+  if (f.status != OpFlopsStatus::kCounted) return false;
+  out.flops = f.flops;
   out.flop_source = WorkSource::kOpShapes;
   out.dtype = dtype;
   out.op = std::string(op);
-  if (es > 0) {
-    double bytes = out_elems * es;
-    for (const auto& d : in) bytes += product(d) * es;
-    out.hbm_bytes = bytes;
-  }
+  const double es = element_size(dtype);
+  out.hbm_bytes = es > 0 && f.elements_known ? (f.elements_read + f.elements_written) * es : 0;
   return true;
 }
 

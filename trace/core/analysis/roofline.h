@@ -3,11 +3,10 @@
 // I_hbm = FLOPs / HBM bytes and I_link = FLOPs / link bytes; the binding term names the bound.
 // Work per kernel comes from what the trace knows, best first: the kernel's own args ("flops",
 // "hbm_bytes"/"bytes", "link_bytes": the project's kernels, simulated and converted traces); the
-// launching op's PyTorch `flops` (CpuOpInfo); PyTorch's formula over the launching op's
-// "Input Dims" (aten::mm, addmm, bmm, baddbmm, linear, matmul: 2·M·N·K; HBM bytes = inputs +
-// output, the compulsory traffic); an enclosing NVTX range on the launching thread whose name
-// mentions "flop" and whose payload is the count. Link bytes come from collective annotations
-// (collective_wire_bytes) and peer copies. A kernel with none of these has "no FLOP count".
+// launching op's PyTorch `flops` (CpuOpInfo); the op formulas (op_flops.h) over the launching op's
+// "Input Dims" (HBM bytes = inputs + output, the compulsory traffic); an enclosing NVTX range on
+// the launching thread whose name mentions "flop" and whose payload is the count. Link bytes come
+// from collective annotations (collective_wire_bytes) and peer copies. A kernel with none of these has "no FLOP count".
 #pragma once
 
 #include <string>
@@ -88,8 +87,8 @@ struct Roofline {
 Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, const RooflineCeilings& ceilings);
 Roofline compute_roofline(const Trace& trace, const RooflineCeilings& ceilings);
 
-// FLOPs and compulsory bytes of a PyTorch op from its name and "Input Dims"/"Input type" text, as
-// PyTorch's profiler counts them; false for ops it has no formula for.
+// FLOPs and compulsory bytes of a PyTorch op from its name and Kineto's "Input Dims"/"Input type"
+// text, by op_flops(); false for ops it has no formula for (and plain convolutions: no output size).
 bool op_shape_work(std::string_view op, std::string_view input_dims_json, std::string_view input_types_json, KernelWork& out);
 
 // One row per point: kernel, kind, count, time, FLOPs, FLOP/s, HBM and link bytes, intensities,
