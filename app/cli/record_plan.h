@@ -6,6 +6,9 @@
 // RANK / WORLD_SIZE / LOCAL_RANK=0 / MASTER_ADDR / MASTER_PORT as torchrun would set them, no
 // data moves, every collective is recorded into that rank's .pstrace. Without the collector
 // (collector = false: no GPU timing, e.g. CI) each rank's file holds the stand-in's records only.
+// op_shapes puts the same Python folder first on PYTHONPATH with PARASCOPE_OP_SHAPES=1: every Python
+// process turns on PyTorch's NVTX op ranges with input shapes at `import torch`
+// (parascope_op_shapes.py) and says so in its trace's notes.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,8 @@ struct RecordPlan {
   std::string nvlink_metrics;
   int32_t world_size = 0;             // > 0: the stand-in world's size
   std::vector<int32_t> ranks;         // ranks to run (default {0}); each in 0..world_size-1
-  std::string python_dir;             // parascope_world's folder; "": found (record_python_dir)
+  std::string python_dir;             // parascope_world's and parascope_op_shapes's folder; "": found (record_python_dir)
+  bool op_shapes = false;             // PyTorch's NVTX op ranges with input shapes on in every Python process
 };
 
 struct RecordOutcome {

@@ -5,7 +5,9 @@
 // environment to their workers, so every rank writes its own file. Exits with the program's status.
 // `--world N [--rank r,...]` runs a torch.distributed program as those ranks of a world of N on
 // this one machine under the stand-in process group (record_plan.h); `--no-collector` records the
-// stand-in's calls only (no CUDA needed).
+// stand-in's calls only (no CUDA needed). `--op-shapes` turns on PyTorch's NVTX op ranges with input
+// shapes in every Python process (trace/collector/python/parascope_op_shapes.py): the roofline's
+// FLOP counts for the program's kernels.
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +57,8 @@ const std::vector<OptionSpec> kOptions = {
                              "process group records every collective, no data moves", ""},
     {"--rank", true, true, "with --world: the ranks to run, one after another (comma list or repeated; default 0)", ""},
     {"--no-collector", false, false, "with --world: record the stand-in's calls only (no CUDA, no GPU timing)", ""},
+    {"--op-shapes", false, false, "PyTorch programs: NVTX op ranges with input shapes from `import torch` on "
+                                  "(emit_nvtx(record_shapes=True)), so roofline counts FLOPs; adds host time per op", ""},
     {"--lib", true, false, "the collector library (default: next to this program or the build tree)", ""},
     {"--list-kinds", false, false, "list the kinds and exit", ""},
     {"--json", false, false, "print the manifest as JSON instead of the summary", ""},
@@ -240,8 +244,7 @@ std::vector<std::pair<std::string, std::string>> collector_env(const RecordPlan&
 }
 
 // What torchrun would set for rank r of a world of n on one node, and the stand-in's switches.
-std::vector<std::pair<std::string, std::string>> world_env(const RecordPlan& plan, int32_t rank, const std::string& log,
-                                                            const std::string& python_dir) {
+std::vector<std::pair<std::string, std::string>> world_env(const RecordPlan& plan, int32_t rank, const std::string& log) {
   std::vector<std::pair<std::string, std::string>> kv;
   const std::string n = std::to_string(plan.world_size), r = std::to_string(rank);
   kv.emplace_back("RANK", r);
@@ -254,8 +257,16 @@ std::vector<std::pair<std::string, std::string>> world_env(const RecordPlan& pla
   kv.emplace_back("PARASCOPE_WORLD_SIZE", n);
   kv.emplace_back("PARASCOPE_WORLD_RANK", r);
   kv.emplace_back("PARASCOPE_WORLD_LOG", log);
+  return kv;
+}
+
+// Our sitecustomize first on PYTHONPATH (stand-in world, op shapes), and the op-shapes switch.
+std::vector<std::pair<std::string, std::string>> python_env(const RecordPlan& plan, const std::string& python_dir) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  if (python_dir.empty()) return kv;
   const char* pp = std::getenv("PYTHONPATH");
   kv.emplace_back("PYTHONPATH", python_dir + (pp && *pp ? ":" + std::string(pp) : std::string()));
+  if (plan.op_shapes) kv.emplace_back("PARASCOPE_OP_SHAPES", "1");
   return kv;
 }
 
@@ -435,6 +446,10 @@ RecordPlan plan_from_args(const Args& args) {
   plan.world_size = static_cast<int32_t>(int_option(args, "--world", 0, 1, 1 << 20));
   plan.collector = !args.flag("--no-collector");
   plan.cupti_guard = !args.flag("--no-cupti-guard");
+  plan.op_shapes = args.flag("--op-shapes");
+  if (plan.op_shapes && !plan.collector) throw UsageError("--op-shapes needs the collector (it records the NVTX ranges)");
+  if (plan.op_shapes && !(plan.kinds & collector::kKindNvtx))
+    throw UsageError("--op-shapes needs the nvtx kind (--kinds without nvtx records no NVTX ranges)");
   if (!plan.world_size && (args.flag("--no-collector") || !args.values("--rank").empty()))
     throw UsageError("--rank and --no-collector go with --world N");
   for (const std::string& list : args.values("--rank")) {
@@ -514,11 +529,16 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
                                "); tried:" + tried);
   }
   std::string python_dir;
-  if (plan.world_size > 0) {
+  if (plan.world_size > 0 || plan.op_shapes) {
     python_dir = plan.python_dir.empty() ? record_python_dir() : plan.python_dir;
     if (python_dir.empty())
-      throw std::runtime_error("the stand-in process group (parascope_world) was not found: set PARASCOPE_PYTHON_DIR to "
-                               "the folder holding parascope_world/ (trace/collector/python in the source tree)");
+      throw std::runtime_error(std::string(plan.world_size > 0 ? "the stand-in process group (parascope_world)"
+                                                               : "the op-shapes hook (parascope_op_shapes.py)") +
+                               " was not found: set PARASCOPE_PYTHON_DIR to the folder holding parascope_world/ and "
+                               "parascope_op_shapes.py (trace/collector/python in the source tree)");
+    std::error_code ec;
+    if (plan.op_shapes && !fs::is_regular_file(fs::path(python_dir) / "parascope_op_shapes.py", ec))
+      throw std::runtime_error(python_dir + " has no parascope_op_shapes.py (an older install?): --op-shapes cannot start");
   }
   const fs::path dir = fs::absolute(plan.output_dir);
   std::error_code ec;
@@ -528,6 +548,7 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
 
   const std::string session = session_id();
   auto base_env = collector_env(plan, lib, plan.kinds, dir.string(), session);
+  for (auto& p : python_env(plan, python_dir)) base_env.push_back(std::move(p));
   const std::string guard = find_cupti_guard(plan, lib);
   if (!guard.empty()) {  // ahead of what the program preloads itself
     const char* pre = std::getenv("LD_PRELOAD");
@@ -544,7 +565,7 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
     if (rank >= 0) {
       log = (dir / ("standin-r" + std::to_string(rank) + "-" + session + ".jsonl")).string();
       fs::remove(log, ec);
-      for (auto& p : world_env(plan, rank, log, python_dir)) kv.push_back(std::move(p));
+      for (auto& p : world_env(plan, rank, log)) kv.push_back(std::move(p));
     }
     const ChildStatus st = run_child(plan.command, child_environment(kv, drop));
     if (st.code != 0 && out.exit_code == 0) {
@@ -572,7 +593,8 @@ RecordOutcome record_program(const RecordPlan& plan_in) {
                                          {"nvlink_sample_us", num(plan.nvlink_sample_us)},
                                          {"start", JsonValue::string(plan.start)},
                                          {"nccl", JsonValue::boolean((plan.kinds & collector::kKindNccl) != 0)},
-                                         {"collector", JsonValue::boolean(plan.collector)}});
+                                         {"collector", JsonValue::boolean(plan.collector)},
+                                         {"op_shapes", JsonValue::boolean(plan.op_shapes)}});
   if (plan.world_size > 0) {
     JsonValue ranks = JsonValue::array();
     for (int32_t r : plan.ranks) ranks.push(num(r));

@@ -54,6 +54,7 @@ int run_roofline(const VerbArgs& argv) {
                                                                        {"peaks_from", JsonValue::string(ceilings.peaks_from)}})},
                                        {"kernels", JsonValue::number(r.kernels)},
                                        {"kernels_with_flops", JsonValue::number(r.kernels_with_flops)},
+                                       {"kernels_in_op_ranges_without_shapes", JsonValue::number(r.kernels_in_ops_without_shapes)},
                                        {"roofline", table_json(table)}});
     std::printf("%s\n", to_json(doc, 1).c_str());
     return 0;

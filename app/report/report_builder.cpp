@@ -285,11 +285,11 @@ ReportDocument build_report(std::shared_ptr<const Trace> trace, const ReportOpti
     for (const Preset& p : o.presets) others.push_back(p.topology);
     const RooflineCeilings ceilings = ceilings_with_datasheet(machine.topology, others);
     auto roof = std::make_shared<const Roofline>(compute_roofline(t, classify, ceilings));
-    s.text(QString("Ceilings of %1: %2 bf16, %3 HBM, %4 links per direction%5. %6 of %7 kernels have a FLOP count.")
+    s.text(QString("Ceilings of %1: %2 bf16, %3 HBM, %4 links per direction%5. %6.")
                .arg(qstr(ceilings.gpu), qstr(format_flops(ceilings.bf16_flops)), qstr(format_rate(ceilings.hbm_bytes_per_s)),
                     qstr(format_rate(ceilings.link_bytes_per_s)),
-                    ceilings.peaks_from.empty() ? QString() : " (peaks from " + qstr(ceilings.peaks_from) + ")")
-               .arg(roof->kernels_with_flops).arg(roof->kernels));
+                    ceilings.peaks_from.empty() ? QString() : " (peaks from " + qstr(ceilings.peaks_from) + ")",
+                    qstr(roofline_flop_coverage(*roof))));
     if (roof->kernels_with_flops > 0)
       s.figure(chart_figure("roofline_chart", "Kernels against the compute, HBM and link ceilings",
                             models::roofline_chart_spec(t, *roof), QSize(o.figure_width, 620)));

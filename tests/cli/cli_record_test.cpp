@@ -50,6 +50,34 @@ TEST_CASE("record passes the program's exit status through and writes a manifest
   fs::remove_all(dir);
 }
 
+TEST_CASE("record --op-shapes puts the hook first on PYTHONPATH, switches it on and says so in the manifest", "[cli][record][op_shapes]") {
+  const fs::path dir = test::temp_dir("record-op-shapes");
+  const fs::path lib = dir / "libparascope_cupti.so";  // never loaded: sh does not start CUDA
+  std::ofstream(lib) << "";
+  const std::string run = cli() + " record -q --lib " + lib.string() + " -o " + (dir / "out").string();
+  auto r = test::run_command(run + " --op-shapes -- sh -c 'echo $PARASCOPE_OP_SHAPES; echo $PYTHONPATH'");
+  CHECK(r.exit_code == 0);
+  // the hook's folder of the source tree this CLI was built from, ahead of anything the caller had
+  const std::string python_dir = fs::canonical(test::source_path("trace/collector/python")).string();
+  CHECK_THAT(r.out, Catch::StartsWith("1\n" + python_dir));
+  CHECK(fs::is_regular_file(fs::path(python_dir) / "parascope_op_shapes.py"));
+  JsonValue m = load_json_file((dir / "out" / "manifest.json").string());
+  CHECK(m.find("options")->find("op_shapes")->as_bool() == true);
+  // off by default: nothing set, the manifest says false
+  r = test::run_command(run + " -- sh -c 'echo x${PARASCOPE_OP_SHAPES}x'");
+  CHECK(r.out == "xx\n");
+  m = load_json_file((dir / "out" / "manifest.json").string());
+  CHECK(m.find("options")->find("op_shapes")->as_bool() == false);
+  // the ranges are NVTX records: without the nvtx kind or the collector there is nothing to record them
+  r = test::run_command(run + " --op-shapes --kinds kernel,runtime -- true");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--op-shapes needs the nvtx kind"));
+  r = test::run_command(cli() + " record --world 2 --no-collector --op-shapes -- true");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--op-shapes needs the collector"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("record preloads the CUPTI guard found beside the collector and names it in the manifest", "[cli][record][guard]") {
 #ifndef PARASCOPE_GUARD_LIB
   PARASCOPE_SKIP("the CUPTI guard is built with the collector, on machines with CUDA");

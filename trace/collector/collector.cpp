@@ -984,6 +984,14 @@ int Collector::submit_standin(const char* text, size_t bytes) {
   return 1;
 }
 
+int Collector::program_message(bool warning, const char* text) {
+  std::lock_guard lock(mutex_);
+  if (exiting_ || !text || !ensure_writer() || writer_->finished()) return 0;
+  if (warning) warn(text, false);
+  else note(text);
+  return 1;
+}
+
 uint32_t Collector::stream_id(uint64_t stream_handle) {
   const DriverApi* drv = driver();
   if (!cupti_ || !cupti_->cuptiGetStreamIdEx || !drv) return 0xFFFFFFFFu;

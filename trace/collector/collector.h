@@ -55,6 +55,9 @@ class Collector {
   // chunk (1: taken), and the CUPTI stream id of a cudaStream_t (0xFFFFFFFF: unknown).
   int submit_standin(const char* text, size_t bytes);
   uint32_t stream_id(uint64_t stream_handle);
+  // A line for the trace from the program's side of the collector (record --op-shapes's Python
+  // hook: whether PyTorch's NVTX op ranges are on): a note, or a warning (1: taken).
+  int program_message(bool warning, const char* text);
 
   // CUPTI callbacks (static trampolines in collector.cpp call these).
   void buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records);

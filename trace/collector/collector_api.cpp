@@ -28,6 +28,8 @@ PARASCOPE_EXPORT int parascope_collector_impl_submit_probes(int device, const vo
 PARASCOPE_EXPORT int parascope_collector_impl_submit_standin(const char* text, size_t bytes) {
   return Collector::instance().submit_standin(text, bytes);
 }
+PARASCOPE_EXPORT int parascope_collector_impl_note(const char* text) { return Collector::instance().program_message(false, text); }
+PARASCOPE_EXPORT int parascope_collector_impl_warn(const char* text) { return Collector::instance().program_message(true, text); }
 PARASCOPE_EXPORT uint32_t parascope_collector_impl_stream_id(uint64_t stream_handle) {
   return Collector::instance().stream_id(stream_handle);
 }

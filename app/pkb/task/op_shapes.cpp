@@ -1,5 +1,6 @@
 #include "pkb/task/op_shapes.h"
 
+#include "trace/core/analysis/nvtx_op_name.h"
 #include "trace/core/analysis/roofline.h"
 #include "trace/core/json.h"
 
@@ -9,21 +10,17 @@
 namespace parascope::pkb {
 
 std::optional<OpShape> parse_nvtx_op(std::string_view name) {
-  constexpr std::string_view kSizes = ", sizes = ";
-  const size_t at = name.find(kSizes);
-  if (at == std::string_view::npos) return std::nullopt;
+  const auto n = parse_nvtx_op_name(name);
+  if (!n || !n->has_sizes || n->op.empty()) return std::nullopt;
   OpShape s;
-  s.op = std::string(name.substr(0, name.find(", ")));
-  const size_t open = at + kSizes.size();
-  if (open >= name.size() || name[open] != '[') return std::nullopt;
-  int depth = 0;
-  size_t end = open;
-  for (; end < name.size(); ++end) {
-    if (name[end] == '[') ++depth;
-    else if (name[end] == ']' && --depth == 0) break;
+  s.op = std::string(n->op);
+  s.sizes = "[";  // as PyTorch writes them, a JSON array for op_shape_work
+  for (size_t i = 0; i < n->sizes.size(); ++i) {
+    s.sizes += i ? ", [" : "[";
+    for (size_t d = 0; d < n->sizes[i].size(); ++d) s.sizes += (d ? ", " : "") + std::to_string(n->sizes[i][d]);
+    s.sizes += "]";
   }
-  if (depth != 0 || end >= name.size()) return std::nullopt;  // cut off (NVTX names can be truncated)
-  s.sizes = std::string(name.substr(open, end - open + 1));
+  s.sizes += "]";
   return s;
 }
 

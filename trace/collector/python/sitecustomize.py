@@ -1,6 +1,8 @@
-# Put first on PYTHONPATH by `parascope-cli record --world N`: starts the stand-in process group
-# (parascope_world) in every Python process of the run, then runs the sitecustomize this one
-# shadows (Debian's, a virtual environment's), so the interpreter's own start-up is unchanged.
+# Put first on PYTHONPATH by `parascope-cli record --world N` and `record --op-shapes`: in every
+# Python process of the run, starts the stand-in process group (parascope_world) and turns on
+# PyTorch's NVTX op ranges with shapes at `import torch` (parascope_op_shapes), then runs the
+# sitecustomize this one shadows (Debian's, a virtual environment's), so the interpreter's own
+# start-up is unchanged.
 import os
 import sys
 
@@ -23,6 +25,13 @@ def _chain_next_sitecustomize():
             return
 
 
+if os.environ.get("PARASCOPE_OP_SHAPES") == "1":
+    try:
+        import parascope_op_shapes
+
+        parascope_op_shapes.install()
+    except Exception as e:
+        sys.stderr.write("parascope: op shapes could not be set up: %s\n" % e)
 if os.environ.get("PARASCOPE_WORLD_SIZE"):
     try:
         import parascope_world

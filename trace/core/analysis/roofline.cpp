@@ -8,6 +8,7 @@
 
 #include "trace/core/analysis/collective_bandwidth.h"
 #include "trace/core/analysis/kernel_stats.h"
+#include "trace/core/analysis/op_flops.h"
 #include "trace/core/json.h"
 
 namespace parascope {
@@ -19,6 +20,7 @@ std::string_view to_string(WorkSource s) {
     case WorkSource::kProfilerFlops: return "PyTorch flops";
     case WorkSource::kOpShapes: return "op shapes";
     case WorkSource::kNvtxPayload: return "NVTX payload";
+    case WorkSource::kNvtxOpShapes: return "NVTX op shapes";
   }
   return "?";
 }
@@ -112,20 +114,15 @@ double element_size(std::string_view t) {
   return 0;
 }
 
-bool dims_of(const JsonValue& v, std::vector<double>& out) {
-  if (!v.is_array()) return false;
-  out.clear();
+// A tensor's dims; empty for anything else (scalars, tensor lists: nested arrays).
+TensorDims dims_of(const JsonValue& v) {
+  TensorDims out;
+  if (!v.is_array()) return out;
   for (const JsonValue& d : v.items()) {
-    if (!d.is_number()) return false;
-    out.push_back(d.as_double());
+    if (!d.is_number()) return {};
+    out.push_back(static_cast<int64_t>(d.as_double()));
   }
-  return true;
-}
-
-double product(const std::vector<double>& v) {
-  double p = 1;
-  for (double x : v) p *= x;
-  return v.empty() ? 0 : p;
+  return out;
 }
 
 }  // namespace
@@ -144,12 +141,8 @@ bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_
     return false;
   }
   if (!dims.is_array()) return false;
-  std::vector<std::vector<double>> in;
-  for (const JsonValue& d : dims.items()) {
-    std::vector<double> v;
-    if (!dims_of(d, v)) v.clear();
-    in.push_back(std::move(v));
-  }
+  std::vector<TensorDims> inputs;
+  for (const JsonValue& d : dims.items()) inputs.push_back(dims_of(d));
   std::string dtype;
   if (types.is_array())
     for (const JsonValue& t : types.items())
@@ -157,46 +150,14 @@ bool op_shape_work(std::string_view op, std::string_view dims_json, std::string_
         dtype = t.text();
         break;
       }
-  const double es = element_size(dtype);
-  double flops = 0, out_elems = 0;
-  auto arg = [&](size_t i) -> const std::vector<double>& {
-    static const std::vector<double> kNone;
-    return i < in.size() ? in[i] : kNone;
-  };
-  if (op == "aten::mm" || (op == "aten::matmul" && arg(0).size() == 2 && arg(1).size() == 2)) {
-    const auto &a = arg(0), &b = arg(1);
-    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
-    flops = 2 * a[0] * a[1] * b[1];
-    out_elems = a[0] * b[1];
-  } else if (op == "aten::addmm") {
-    const auto &a = arg(1), &b = arg(2);
-    if (a.size() != 2 || b.size() != 2 || a[1] != b[0]) return false;
-    flops = 2 * a[0] * a[1] * b[1];
-    out_elems = a[0] * b[1];
-  } else if (op == "aten::bmm" || op == "aten::baddbmm") {
-    const auto& a = op == "aten::bmm" ? arg(0) : arg(1);
-    const auto& b = op == "aten::bmm" ? arg(1) : arg(2);
-    if (a.size() != 3 || b.size() != 3 || a[0] != b[0] || a[2] != b[1]) return false;
-    flops = 2 * a[0] * a[1] * a[2] * b[2];
-    out_elems = a[0] * a[1] * b[2];
-  } else if (op == "aten::linear") {
-    const auto &x = arg(0), &w = arg(1);
-    if (x.empty() || w.size() != 2 || x.back() != w[1]) return false;
-    const double rows = product(x) / x.back();
-    flops = 2 * rows * w[1] * w[0];
-    out_elems = rows * w[0];
-  } else {
-    return false;
-  }
-  out.flops = flops;
+  const OpFlops f = op_flops(op, inputs);
+  if (f.status != OpFlopsStatus::kCounted) return false;
+  out.flops = f.flops;
   out.flop_source = WorkSource::kOpShapes;
   out.dtype = dtype;
   out.op = std::string(op);
-  if (es > 0) {
-    double bytes = out_elems * es;
-    for (const auto& d : in) bytes += product(d) * es;
-    out.hbm_bytes = bytes;
-  }
+  const double es = element_size(dtype);
+  out.hbm_bytes = es > 0 && f.elements_known ? (f.elements_read + f.elements_written) * es : 0;
   return true;
 }
 
@@ -257,8 +218,9 @@ double nvtx_payload(const NvtxInfo& n) {
   }
 }
 
-// Work from the slices enclosing the launch call on its CPU thread, innermost first.
-void work_from_launch(const Trace& t, EventRef call, KernelWork& w) {
+// Work from the slices enclosing the launch call on its CPU thread, innermost first; `op_range`: the
+// innermost PyTorch NVTX op range among them (invalid: none), for NvtxOpWork.
+void work_from_launch(const Trace& t, EventRef call, KernelWork& w, NvtxOpWork& ops, EventRef& op_range) {
   const Track& tr = t.tracks[call.track];
   const auto& s = tr.slices;
   int depth = s.depth_of(call.index);
@@ -287,6 +249,8 @@ void work_from_launch(const Trace& t, EventRef call, KernelWork& w) {
         w = shapes;
         w.link_bytes = link;
       }
+    } else if (r.kind() == SliceKind::kNvtxRange && !op_range.valid() && ops.is_op_range({call.track, static_cast<uint32_t>(i)})) {
+      op_range = {call.track, static_cast<uint32_t>(i)};
     } else if (r.kind() == SliceKind::kNvtxRange && r.has_detail() && w.flop_source == WorkSource::kNone &&
                contains_flop(t.str(s.name[i]))) {
       const double v = nvtx_payload(t.nvtx[r.index()]);
@@ -311,6 +275,20 @@ Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, c
   for (const CollectiveInfo& c : trace.collectives)
     if (c.kernel.valid()) link_bytes[key(c.kernel)] += static_cast<double>(collective_wire_bytes(trace, c));
   std::unordered_map<StringId, size_t> by_name;
+  NvtxOpWork nvtx_ops(trace);
+  std::vector<std::pair<size_t, EventRef>> from_op_ranges;  // (point, kernel) awaiting NvtxOpWork
+  auto add_flops = [&](RooflinePoint& p, TimeNs dur, const KernelWork& w) {
+    ++p.with_flops;
+    ++out.kernels_with_flops;
+    p.flops_ns += dur;
+    p.flops += w.flops;
+    p.hbm_bytes += w.hbm_bytes;
+    if (p.flop_source == WorkSource::kNone) {
+      p.flop_source = w.flop_source;
+      p.dtype = w.dtype;
+      p.op = w.op;
+    }
+  };
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& tr = trace.tracks[ti];
     if (tr.key.kind != TrackKind::kGpuStream) continue;
@@ -336,8 +314,10 @@ Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, c
       bool lb = false;
       w.link_bytes = numeric_arg(trace, set, "link_bytes", &lb);
       if (const auto it = link_bytes.find(key(ref)); it != link_bytes.end()) w.link_bytes += it->second;
+      EventRef op_range;
       if (w.flop_source == WorkSource::kNone)
-        if (const auto it = launch.find(key(ref)); it != launch.end() && it->second.track < trace.tracks.size()) work_from_launch(trace, it->second, w);
+        if (const auto it = launch.find(key(ref)); it != launch.end() && it->second.track < trace.tracks.size())
+          work_from_launch(trace, it->second, w, nvtx_ops, op_range);
       auto [slot, fresh] = by_name.try_emplace(s.name[i], out.points.size());
       if (fresh) {
         RooflinePoint p;
@@ -352,17 +332,30 @@ Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, c
       p.total_ns += s.dur[i];
       p.link_bytes += w.link_bytes;
       if (w.flop_source != WorkSource::kNone) {
-        ++p.with_flops;
-        ++out.kernels_with_flops;
-        p.flops_ns += s.dur[i];
-        p.flops += w.flops;
-        p.hbm_bytes += w.hbm_bytes;
-        if (p.flop_source == WorkSource::kNone) {
-          p.flop_source = w.flop_source;
-          p.dtype = w.dtype;
-          p.op = w.op;
-        }
+        add_flops(p, s.dur[i], w);
+      } else if (op_range.valid()) {
+        nvtx_ops.add_kernel(ref, op_range);
+        from_op_ranges.emplace_back(slot->second, ref);
       }
+    }
+  }
+  // the kernels whose only source is an NVTX op range: attributed once every kernel of each op is known
+  const auto op_work = nvtx_ops.attribute();
+  for (const auto& [point, ref] : from_op_ranges) {
+    const OpRangeWork& o = op_work.at(key(ref));
+    RooflinePoint& p = out.points[point];
+    if (o.outcome == OpRangeOutcome::kCounted) {
+      KernelWork w;
+      w.flops = o.flops;
+      w.flop_source = WorkSource::kNvtxOpShapes;
+      w.op = std::string(o.op);
+      add_flops(p, trace.tracks[ref.track].slices.dur[ref.index], w);
+      continue;
+    }
+    if (o.outcome == OpRangeOutcome::kWithoutShapes) ++out.kernels_in_ops_without_shapes;
+    if (!p.op_range_gap) {
+      p.op_range_gap = o.outcome;
+      p.gap_op = std::string(o.op);
     }
   }
   for (RooflinePoint& p : out.points) {
@@ -382,6 +375,32 @@ Roofline compute_roofline(const Trace& trace, const RooflineCeilings& ceilings) 
   return compute_roofline(trace, SliceClassifier(trace), ceilings);
 }
 
+namespace {
+
+std::string no_flops_text(const RooflinePoint& p) {
+  const std::string op = p.gap_op.empty() ? "the op" : p.gap_op;
+  if (!p.op_range_gap) return "no FLOP count";
+  switch (*p.op_range_gap) {
+    case OpRangeOutcome::kWithoutShapes: return "no FLOP count: " + op + "'s NVTX range has no shapes";
+    case OpRangeOutcome::kNoFormula: return "no FLOP count: no formula for " + op;
+    case OpRangeOutcome::kShapesDoNotFit: return "no FLOP count: " + op + "'s shapes fit no formula";
+    case OpRangeOutcome::kOnLongerKernel: return "no FLOP count: " + op + "'s FLOPs are on its longest kernel";
+    case OpRangeOutcome::kCounted: break;
+  }
+  return "no FLOP count";
+}
+
+}  // namespace
+
+std::string roofline_flop_coverage(const Roofline& r) {
+  std::string s = std::to_string(r.kernels_with_flops) + " of " + std::to_string(r.kernels) + " kernels have a FLOP count";
+  if (r.kernels_in_ops_without_shapes > 0)
+    s += "; " + std::to_string(r.kernels_in_ops_without_shapes) +
+         " were launched inside PyTorch NVTX op ranges recorded without shapes (record them with parascope-cli record "
+         "--op-shapes, nsys --pytorch=autograd-shapes-nvtx or emit_nvtx(record_shapes=True))";
+  return s;
+}
+
 DataTable roofline_table(const Trace& trace, const Roofline& r) {
   DataTable t;
   t.id = "roofline";
@@ -391,7 +410,7 @@ DataTable roofline_table(const Trace& trace, const Roofline& r) {
            (r.ceilings.hbm_bytes_per_s > 0 ? format_rate(r.ceilings.hbm_bytes_per_s) : "?") + ", link " +
            (r.ceilings.link_bytes_per_s > 0 ? format_rate(r.ceilings.link_bytes_per_s) : "?") + " per direction; " +
            (r.ceilings.peaks_from.empty() ? "" : "compute/HBM peaks from the " + r.ceilings.peaks_from + "; ") +
-           std::to_string(r.kernels_with_flops) + " of " + std::to_string(r.kernels) + " kernels have a FLOP count" +
+           roofline_flop_coverage(r) +
            (r.collector_kernels ? "; the collector's " + std::string(kCollectorClockSyncKernel) + " (" +
                                       std::to_string(r.collector_kernels) + ") left out"
                                 : std::string());
@@ -404,7 +423,7 @@ DataTable roofline_table(const Trace& trace, const Roofline& r) {
     const RooflinePlacement& pl = p.placement;
     const bool f = p.with_flops > 0;
     auto opt = [](bool ok, DataCell c) { return ok ? c : text_cell(""); };
-    std::string from = f ? std::string(to_string(p.flop_source)) + (p.op.empty() ? "" : " (" + p.op + ")") : "no FLOP count";
+    std::string from = f ? std::string(to_string(p.flop_source)) + (p.op.empty() ? "" : " (" + p.op + ")") : no_flops_text(p);
     if (f && p.with_flops < p.count) from += ", " + std::to_string(p.with_flops) + " of " + std::to_string(p.count);
     t.add_row({text_cell(std::string(trace.str(p.name))), text_cell(p.category == Category::kCommunication ? "comm" : "compute"),
                int_cell(p.count), duration_cell(p.total_ns), opt(f, flop_count_cell(p.flops)),

@@ -3,16 +3,21 @@
 // I_hbm = FLOPs / HBM bytes and I_link = FLOPs / link bytes; the binding term names the bound.
 // Work per kernel comes from what the trace knows, best first: the kernel's own args ("flops",
 // "hbm_bytes"/"bytes", "link_bytes": the project's kernels, simulated and converted traces); the
-// launching op's PyTorch `flops` (CpuOpInfo); PyTorch's formula over the launching op's
-// "Input Dims" (aten::mm, addmm, bmm, baddbmm, linear, matmul: 2·M·N·K; HBM bytes = inputs +
-// output, the compulsory traffic); an enclosing NVTX range on the launching thread whose name
-// mentions "flop" and whose payload is the count. Link bytes come from collective annotations
-// (collective_wire_bytes) and peer copies. A kernel with none of these has "no FLOP count".
+// launching op's PyTorch `flops` (CpuOpInfo); the op formulas (op_flops.h) over the launching op's
+// "Input Dims" (HBM bytes = inputs + output, the compulsory traffic); an enclosing NVTX range on the
+// launching thread whose name mentions "flop" and whose payload is the count; the op formulas over
+// the sizes in the innermost PyTorch NVTX op range around the launch (nvtx_op_work.h: emit_nvtx with
+// record_shapes, nsys --pytorch=autograd-shapes-nvtx, record --op-shapes; no dtype, so no HBM bytes
+// and the bf16 ceiling). Link bytes come from collective annotations (collective_wire_bytes) and
+// peer copies. A kernel with none of these has "no FLOP count", with the reason when its op range
+// gave none (recorded without shapes, no formula, the op's FLOPs on its longer kernel).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "trace/core/analysis/nvtx_op_work.h"
 #include "trace/core/classify.h"
 #include "trace/core/data_table.h"
 #include "trace/core/topology.h"
@@ -20,8 +25,9 @@
 
 namespace parascope {
 
-enum class WorkSource : uint8_t { kNone, kKernelArgs, kProfilerFlops, kOpShapes, kNvtxPayload };
-std::string_view to_string(WorkSource s);  // "none", "kernel args", "PyTorch flops", "op shapes", "NVTX payload"
+enum class WorkSource : uint8_t { kNone, kKernelArgs, kProfilerFlops, kOpShapes, kNvtxPayload, kNvtxOpShapes };
+// "none", "kernel args", "PyTorch flops", "op shapes", "NVTX payload", "NVTX op shapes"
+std::string_view to_string(WorkSource s);
 
 struct RooflineCeilings {
   std::string gpu;                 // "NVIDIA H200 (h200x2)"
@@ -69,8 +75,12 @@ struct RooflinePoint {
   int64_t count = 0, with_flops = 0;
   TimeNs total_ns = 0, flops_ns = 0;  // time of all instances, of those with a FLOP count
   double flops = 0, hbm_bytes = 0, link_bytes = 0;  // summed over the instances with FLOPs (link: all)
-  WorkSource flop_source = WorkSource::kNone;       // of the first instance with FLOPs
+  WorkSource flop_source = WorkSource::kNone;       // of the first instance with FLOPs (NVTX op shapes last)
   std::string dtype, op;
+  // Why instances launched inside a PyTorch NVTX op range have no FLOPs (the first such instance's
+  // op range, not kCounted), and that op: "aten::mm".
+  std::optional<OpRangeOutcome> op_range_gap;
+  std::string gap_op;
   EventRef example;                                 // the first instance
   RooflinePlacement placement;                      // over the instances with FLOPs
   double link_bytes_per_s = 0;                      // link bytes / total time
@@ -81,19 +91,25 @@ struct Roofline {
   std::vector<RooflinePoint> points;  // by total time, largest first, then name text
   int64_t kernels = 0, kernels_with_flops = 0;
   int64_t collector_kernels = 0;  // kCollectorClockSyncKernel launches left out (not the program's)
+  int64_t kernels_in_ops_without_shapes = 0;  // launched inside PyTorch NVTX op ranges recorded without sizes
 };
+
+// "3 of 346 kernels have a FLOP count" and, when some were launched inside PyTorch NVTX op ranges
+// without shapes, how many and how to record them with shapes; the table note and the report say it.
+std::string roofline_flop_coverage(const Roofline& r);
 
 // Every kernel on GPU streams, by name over all devices; the collector's clock-sync kernel is not
 // the program's and is left out (counted), as in kernel statistics.
 Roofline compute_roofline(const Trace& trace, const SliceClassifier& classify, const RooflineCeilings& ceilings);
 Roofline compute_roofline(const Trace& trace, const RooflineCeilings& ceilings);
 
-// FLOPs and compulsory bytes of a PyTorch op from its name and "Input Dims"/"Input type" text, as
-// PyTorch's profiler counts them; false for ops it has no formula for.
+// FLOPs and compulsory bytes of a PyTorch op from its name and Kineto's "Input Dims"/"Input type"
+// text, by op_flops(); false for ops it has no formula for (and plain convolutions: no output size).
 bool op_shape_work(std::string_view op, std::string_view input_dims_json, std::string_view input_types_json, KernelWork& out);
 
 // One row per point: kernel, kind, count, time, FLOPs, FLOP/s, HBM and link bytes, intensities,
-// attainable, efficiency, bound, FLOP source ("no FLOP count" when none).
+// attainable, efficiency, bound, FLOP source ("NVTX op shapes (aten::mm)"; "no FLOP count", with
+// why when an op range gave none: "no FLOP count: aten::mm's NVTX range has no shapes").
 DataTable roofline_table(const Trace& trace, const Roofline& r);
 
 }  // namespace parascope
