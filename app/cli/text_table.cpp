@@ -13,26 +13,23 @@ size_t display_width(const std::string& s) {
   return n;
 }
 
-namespace {
-// `s` in at most `width` characters: a kernel's signature loses its return type, arguments,
-// namespaces and template arguments before its own name is cut (models/name_elide.h, as the GUI's
-// tables); anything else is cut at the right with "…".
-std::string cut(const std::string& s, size_t width) {
-  return models::elide_name(s, static_cast<double>(width), models::char_count);
-}
-}  // namespace
-
 std::string TextTable::render(const std::string& indent) const {
   std::vector<std::vector<std::string>> cells;
   cells.reserve(rows_.size() + 1);
   std::vector<std::string> header;
   for (const Column& c : columns_) header.push_back(c.title);
   cells.push_back(header);
-  for (const auto& r : rows_) {
-    std::vector<std::string> row(columns_.size());
-    for (size_t i = 0; i < columns_.size() && i < r.size(); ++i)
-      row[i] = columns_[i].max_width ? cut(r[i], columns_[i].max_width) : r[i];
-    cells.push_back(std::move(row));
+  // a column with a limit is shortened as the GUI's tables shorten names (models/name_elide.h): a
+  // kernel's signature loses return type, arguments, namespaces and template arguments before its
+  // own name is cut, and names that would then read alike keep where they differ
+  for (const auto& r : rows_) cells.emplace_back(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(std::min(r.size(), columns_.size())));
+  for (auto& row : cells) row.resize(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (!columns_[i].max_width) continue;
+    std::vector<std::string_view> texts;
+    for (size_t r = 1; r < cells.size(); ++r) texts.push_back(cells[r][i]);
+    std::vector<std::string> cut = models::elide_names(texts, static_cast<double>(columns_[i].max_width), models::char_count);
+    for (size_t r = 1; r < cells.size(); ++r) cells[r][i] = std::move(cut[r - 1]);
   }
   std::vector<size_t> width(columns_.size(), 0);
   for (const auto& r : cells)

@@ -1,7 +1,8 @@
 // Aligned text tables for the CLI's human output: columns sized to their widest cell, numbers
 // right-aligned, text left-aligned, long text shortened to a column's limit as the GUI shortens
-// names (models::elide_name: "ncclDevKernel_AllGather_RING_LL(…)", not a cut through the
-// arguments that makes every NCCL kernel read alike; other text cut with "…"). Output is plain
+// names (models::elide_names: "ncclDevKernel_AllGather_RING_LL(…)", not a cut through the
+// arguments that makes every NCCL kernel read alike, and names of a column that would still read
+// alike keep where they differ; other text cut with "…"). Output is plain
 // ASCII/UTF-8 with two spaces between columns, so it reads in a terminal and diffs in a log.
 #pragma once
 

@@ -4,7 +4,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
@@ -18,6 +17,7 @@
 #include <regex>
 
 #include "gui/data_table_model.h"
+#include "gui/message_label.h"
 #include "gui/open_dialogs.h"
 #include "gui/timeline_view.h"
 #include "models/timeline_index.h"
@@ -53,7 +53,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   open_->setMenu(pick);
   loader_ = new TraceLoader(this);
   connect(loader_, &TraceLoader::progress, this, [this](int, QString, double f) {
-    if (loading_) status_->setText(tr("loading B (%1): %2 %").arg(loading_label_).arg(static_cast<int>(f * 100)));
+    if (loading_) status_->set_message(tr("loading B (%1): %2 %").arg(loading_label_).arg(static_cast<int>(f * 100)));
   });
   connect(loader_, &TraceLoader::loaded, this, [this](int, LoadedTrace t, QStringList) {
     if (!loading_) return;  // A changed meanwhile
@@ -63,12 +63,14 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   connect(loader_, &TraceLoader::failed, this, [this](int, QString message, QStringList) {
     if (!loading_) return;
     loading_ = false;
-    status_->setText(tr("Could not read B: %1").arg(message));
+    status_->set_message(tr("Could not read B: %1").arg(message));
   });
   connect(loader_, &TraceLoader::cancelled, this, [this](int) { loading_ = false; });
-  status_ = new QLabel(tr("Open a second trace to compare with the loaded one"), this);
+  // a long message (a B that cannot be read, under a long path) wraps instead of widening the window
+  status_ = new MessageLabel(this);
+  status_->setObjectName("diff_status");
+  status_->set_message(tr("Open a second trace to compare with the loaded one"));
   status_->setStyleSheet("color: #666");
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   step_ = new QLineEdit(this);
   step_->setPlaceholderText(tr("step ranges: ProfilerStep#N"));
   step_->setToolTip(tr("A regular expression for step ranges (NVTX, annotations) when the traces have no ProfilerStep#N, "
@@ -80,10 +82,8 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   top->addWidget(open_);
   top->addWidget(step_);
   top->addWidget(status_, 1);
-  mismatch_ = new QLabel(this);
+  mismatch_ = new MessageLabel(this);
   mismatch_->setObjectName("diff_rank_mismatch");
-  mismatch_->setWordWrap(true);
-  mismatch_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   mismatch_->setStyleSheet("color: #a04000; font-weight: bold; padding: 2px 4px");
   mismatch_->hide();
 
@@ -124,11 +124,11 @@ void DiffView::set_trace(std::shared_ptr<const Trace> a) {
   offset_ = 0;
   loader_->cancel();
   loading_ = false;
-  mismatch_->clear();
+  mismatch_->set_message(QString());
   mismatch_->hide();
   timeline_b_->set_trace(nullptr);
   for (DataTableModel* m : models_) m->set_table({});
-  status_->setText(tr("Open a second trace to compare with the loaded one"));
+  status_->set_message(tr("Open a second trace to compare with the loaded one"));
 }
 
 void DiffView::open_b(const QStringList& inputs) {
@@ -136,7 +136,7 @@ void DiffView::open_b(const QStringList& inputs) {
   jobs_.drop();
   loading_ = true;
   loading_label_ = inputs_label(inputs);
-  status_->setText(tr("loading B (%1)…").arg(loading_label_));
+  status_->set_message(tr("loading B (%1)…").arg(loading_label_));
   loader_->load(inputs);
 }
 
@@ -170,12 +170,12 @@ void DiffView::diff_with(std::shared_ptr<const Trace> b, std::shared_ptr<const m
 }
 
 void DiffView::start(std::function<Result()> work) {
-  status_->setText(tr("comparing…"));
+  status_->set_message(tr("comparing…"));
   jobs_.start(
       std::move(work),
       [this](Result r) {
         if (!r.error.isEmpty()) {
-          status_->setText(r.error);
+          status_->set_message(r.error);
         } else {
           b_ = r.b;
           b_index_ = r.index;
@@ -189,11 +189,11 @@ void DiffView::start(std::function<Result()> work) {
             tables_[i]->resizeColumnsToContents();
             tables_[i]->setColumnWidth(0, std::min(tables_[i]->columnWidth(0), 360));
           }
-          mismatch_->setText(diff_.rank_mismatch.empty() ? QString() : tr("⚠ The rank counts differ: %1").arg(QString::fromStdString(diff_.rank_mismatch)));
+          mismatch_->set_message(diff_.rank_mismatch.empty() ? QString() : tr("⚠ The rank counts differ: %1").arg(QString::fromStdString(diff_.rank_mismatch)));
           mismatch_->setVisible(!diff_.rank_mismatch.empty());
           timeline_b_->set_trace(b_, r.index);
           timeline_b_->set_track_marks(diff_track_marks(diff_, true));
-          status_->setText(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
+          status_->set_message(tr("B: %1  ·  %2 steps paired by %3 (A by %4, B by %5)%6")
                                .arg(r.label)
                                .arg(diff_.paired_steps())
                                .arg(QString::fromStdString(diff_.paired_by), QString::fromStdString(diff_.steps_a),
@@ -206,9 +206,9 @@ void DiffView::start(std::function<Result()> work) {
       });
 }
 
-QString DiffView::status() const { return status_->text(); }
+QString DiffView::status() const { return status_->message(); }
 
-QString DiffView::rank_warning() const { return mismatch_->text(); }
+QString DiffView::rank_warning() const { return mismatch_->message(); }
 
 void DiffView::set_step_pattern(const QString& pattern) {
   if (step_->text() != pattern) step_->setText(pattern);

@@ -17,7 +17,6 @@
 #include "render/timeline_painter.h"
 #include "trace/core/analysis/trace_diff.h"
 
-class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -31,6 +30,7 @@ class TimelineIndex;
 namespace parascope::gui {
 
 class DataTableModel;
+class MessageLabel;
 class TimelineView;
 
 // The streams of one side whose kernel time changed by more than `threshold` (a fraction; a stream
@@ -90,8 +90,8 @@ class DiffView : public QWidget {
   QLineEdit* step_ = nullptr;
   TraceDiff diff_;
   TimeNs offset_ = 0;
-  QLabel* status_ = nullptr;
-  QLabel* mismatch_ = nullptr;
+  MessageLabel* status_ = nullptr;
+  MessageLabel* mismatch_ = nullptr;
   TraceLoader* loader_ = nullptr;
   bool loading_ = false;
   QString loading_label_;

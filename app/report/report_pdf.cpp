@@ -109,6 +109,14 @@ class PdfLayout {
       y_ += text_block(qstr(t.note), small_, 0, width_);
     }
     y_ += 2;
+    // text cells as the column shows them (names that would read alike keep where they differ)
+    std::vector<QStringList> column_text(w.size());
+    for (size_t c = 0; c < w.size(); ++c) {
+      if (t.columns[c].numeric) continue;
+      QStringList texts;
+      for (size_t r = 0; r < rows; ++r) texts << (c < t.rows[r].size() ? qstr(t.rows[r][c].text) : QString());
+      column_text[c] = render::elide_names(texts, fm, w[c] - 8);
+    }
     // one row at the current y, in table coordinates scaled by zoom
     auto draw_row = [&](const std::function<void(double x, size_t c, const QRectF& cell)>& cell, QColor fill) {
       p_.save();
@@ -147,7 +155,8 @@ class PdfLayout {
             if (c >= row.size()) return;
             p_.setFont(small_);
             p_.setPen(QColor(0x22, 0x22, 0x22));
-            p_.drawText(cell, align(c), render::elide_name(row[c].text, fm, cell.width()));
+            p_.drawText(cell, align(c), t.columns[c].numeric ? render::elide_name(row[c].text, fm, cell.width())
+                                                             : column_text[c][static_cast<qsizetype>(r)]);
           },
           r % 2 ? QColor(0xf7, 0xf7, 0xf7) : QColor());
     }

@@ -3,6 +3,7 @@
 // and B's GPU streams are marked with their change in kernel time.
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -17,6 +18,7 @@
 #include "gui/data_table_model.h"
 #include "gui/diff_view.h"
 #include "gui/main_window.h"
+#include "gui/message_label.h"
 #include "gui/timeline_view.h"
 
 using namespace parascope;
@@ -187,4 +189,64 @@ TEST_CASE("The diff dock compares two multi-rank runs as `parascope-cli diff A B
     REQUIRE(loaded.wait(30000));
     CHECK(v->rank_warning().isEmpty());
   }
+}
+
+TEST_CASE("A 2000-character error in the Diff dock wraps: neither the pane nor the window gets wider", "[app][views][diff]") {
+  // issue 18: "A long Diff error widens the window" — the status label did not wrap, and a B under a
+  // long path made the main window wider than the screen
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1280, 720);
+  w.show();
+  REQUIRE(w.raise_dock("diff", 300));
+  const test::SampleCopy a("views-diff-long-error");
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs({test::qpath(a.path())});
+  REQUIRE(loaded.wait(30000));
+  gui::DiffView* v = w.diff();
+  QApplication::processEvents();
+  const QSize pane_before = v->minimumSizeHint(), window_before = w.minimumSizeHint();
+  // B: a cut-short Kineto file nine folders of 220 characters deep (no spaces: one long word)
+  std::filesystem::path dir = test::temp_dir("views-diff-long-path");
+  const std::filesystem::path root = dir;
+  for (char c : std::string("abcdefghi")) dir /= std::string(220, c);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path b = dir / "rank0.json";
+  {
+    std::ifstream in(test::sample_path("allreduce_matmul_2xh200/rank0.json"));
+    std::string head(3000, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    std::ofstream(b) << head;
+  }
+  v->open_b({QString::fromStdString(b.string())});
+  v->wait();
+  QApplication::processEvents();
+  const QString error = v->status();
+  INFO(error.left(200).toStdString());
+  CHECK(error.startsWith("Could not read B: "));
+  CHECK(error.contains(QString::fromStdString(b.string())));  // the whole message is kept
+  CHECK(error.size() > 2000);
+  auto* label = v->findChild<QLabel*>("diff_status");
+  REQUIRE(label != nullptr);
+  CHECK(label->toolTip() == error);
+  CHECK(label->wordWrap());
+  CHECK(v->minimumSizeHint().width() <= pane_before.width());
+  CHECK(v->minimumSizeHint().height() <= pane_before.height());
+  CHECK(w.minimumSizeHint().width() <= window_before.width());
+  CHECK(w.width() == 1280);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("A message label shows at most 600 characters, with line breaks in long words", "[app][views][diff]") {
+  // U+200B (zero-width space) after each path separator and every 40 characters without a space
+  CHECK(gui::MessageLabel::shown_text("short message") == "short message");
+  CHECK(gui::MessageLabel::shown_text("/a/b") == QString("/\u200Ba/\u200Bb"));
+  const QString word(100, 'x');
+  const QString shown = gui::MessageLabel::shown_text(word);
+  CHECK(shown.count(QChar(0x200B)) == 2);  // after characters 40 and 80
+  CHECK(QString(shown).remove(QChar(0x200B)) == word);
+  const QString cut = gui::MessageLabel::shown_text(QString("word ").repeated(400)).remove(QChar(0x200B));
+  CHECK(cut.size() == gui::MessageLabel::kShownChars);
+  CHECK(cut.endsWith(QChar(0x2026)));
 }

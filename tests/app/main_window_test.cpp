@@ -23,6 +23,7 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -478,6 +479,45 @@ TEST_CASE("Kernel names: the Kernel column stretches, NCCL's collectives stay di
                    QString::fromStdString(rows[0].details).toHtmlEscaped() + "</p>");
   CHECK(tip.contains("<b>rank 0"));
   CHECK(tip.contains("clock reference: file times + 20"));  // the base as a UTC date
+}
+
+TEST_CASE("Kernel names: HTA's split_embedding kernels, alike when cut one by one, read apart in the Kernel column", "[app][gui][names][real]") {
+  // issue 18 item 7: three 'void split_embedding_backward_cod… int>, float, float, float, long)' rows,
+  // then 'split_embedding_backward_codegen_rowwise_ada…' for all of them at the 1280 px Kernel column
+  const std::string hta = test::shared_path("external/hta_testdata/timeline_analysis__sampled_rank-0.json.gz");
+  if (!std::filesystem::exists(hta)) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1280, 720);
+  w.show();
+  open_and_wait(w, {QString::fromStdString(hta)});
+  w.stats_filter()->setText("split_embedding_backward");
+  QSortFilterProxyModel* proxy = w.stats_proxy();
+  REQUIRE(proxy->rowCount() == 6);  // 4 kernels and 2 find_long_segments
+  QTableView* table = w.stats_view();
+  QTest::qWait(20);
+  const int width = table->horizontalHeader()->sectionSize(gui::KernelStatsModel::kName);
+  QStringList names;
+  for (int r = 0; r < proxy->rowCount(); ++r) names << proxy->data(proxy->index(r, gui::KernelStatsModel::kName)).toString();
+  QSet<QString> alone;
+  for (const QString& n : names) alone.insert(gui::NameDelegate::shown_text(n, table->font(), width, table));
+  const QStringList shown = gui::NameDelegate::shown_texts(names, table->font(), width, table);
+  INFO("Kernel column " << width << " px: " << shown.join(" | ").toStdString());
+  CHECK(alone.size() == 1);
+  CHECK(QSet<QString>(shown.begin(), shown.end()).size() == 6);
+  for (const QString& s : shown) {
+    CHECK(s.startsWith("split_emb"));
+    CHECK(table->fontMetrics().horizontalAdvance(s) <= width);
+  }
+  CHECK(std::any_of(shown.begin(), shown.end(), [](const QString& s) { return s.contains("unweighted_kernel_cta_per_row_1"); }));
+  // what the column's delegate paints
+  auto* delegate = qobject_cast<gui::NameDelegate*>(table->itemDelegateForColumn(gui::KernelStatsModel::kName));
+  REQUIRE(delegate != nullptr);
+  for (int r = 0; r < proxy->rowCount(); ++r)
+    CHECK(delegate->column_text(proxy->index(r, gui::KernelStatsModel::kName), names[r], table->font(), width, table) == shown[r]);
+  // the tooltip keeps the whole name
+  CHECK(proxy->data(proxy->index(0, gui::KernelStatsModel::kName), Qt::ToolTipRole).toString() == names[0]);
 }
 
 TEST_CASE("Dropping files on the window opens them", "[app][gui]") {

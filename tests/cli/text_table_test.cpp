@@ -41,3 +41,21 @@ TEST_CASE("CLI tables leave what fits alone and cut other text at the right", "[
   const std::string out = t.render("");
   CHECK(out == "name      value\nshort         1\na long …      2\n");
 }
+
+TEST_CASE("CLI tables keep apart names of a column that would read alike when cut", "[cli][text_table]") {
+  // issue 18 item 7: two FillFunctor kernels of HTA's timeline_analysis trace read
+  // "vectorized_elementwise_kernel<…>(…)" alike at 40 characters; the column keeps where they differ
+  TextTable t({{"kernel", TextTable::Align::kLeft, 40}, {"count"}});
+  t.add({"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, at::detail::Array<char*, 1> >"
+         "(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)",
+         "16"});
+  t.add({"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, at::detail::Array<char*, 1> >"
+         "(int, at::native::FillFunctor<long>, at::detail::Array<char*, 1>)",
+         "4"});
+  const std::string out = t.render("");
+  INFO(out);
+  // models::elide_names at 40 characters: the shared start cut to half the width, then from the functor on
+  CHECK(out == "kernel                                    count\n"
+               "vectorized_elementw…FillFunctor<int>, A…     16\n"
+               "vectorized_elementw…FillFunctor<long>, …      4\n");
+}

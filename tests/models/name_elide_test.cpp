@@ -1,8 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "models/name_elide.h"
+#include "skip.h"
+#include "test_paths.h"
+#include "trace/core/analysis/kernel_stats.h"
+#include "trace/io/load_trace.h"
 
 using namespace parascope::models;
 
@@ -109,4 +115,95 @@ TEST_CASE("elide_right cuts whole UTF-8 characters and gives up below one ellips
   // "…" is 3 bytes, 1 each: "mm…" is 3 + 3 + 3
   CHECK(elide_right("mmmaaa", 9, wide_m) == "mm…");
   CHECK(elide_right("mmmaaa", 8, wide_m) == "m…");
+}
+
+namespace {
+
+// tests/data/names/hta_kernel_names.txt: 10 kernel names of HTA's timeline_analysis trace, sorted:
+// [0, 1] split_embedding_…_{unweighted,weighted}_find_long_segments(…), [2..5] vectorized_elementwise_kernel
+// of FillFunctor<float> (vec 2), <float>, <int>, <long> (vec 4), [6..9] void split_embedding_…_{unweighted,
+// weighted}_kernel_{cta,warp}_per_row_1<…>(…)
+std::vector<std::string> hta_names() {
+  std::ifstream f(parascope::test::data_path("names/hta_kernel_names.txt"));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(f, line);)
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  return out;
+}
+
+std::vector<std::string> column(const std::vector<std::string>& names, double width) {
+  return elide_names(std::vector<std::string_view>(names.begin(), names.end()), width, chars);
+}
+
+}  // namespace
+
+TEST_CASE("Names of one column that would read alike keep where they differ (HTA's kernels)", "[app][names]") {
+  const std::vector<std::string> names = hta_names();
+  REQUIRE(names.size() == 10);
+  SECTION("48 characters (the Kernel column at 1280 px): each name alone reads as three others do") {
+    // issue 18 item 7: the kernels differ only after ~50 characters of the same name
+    for (size_t i : {0, 1, 6, 7, 8, 9}) CHECK(elide_name(names[i], 48, chars) == "split_embedding_backward_codegen_rowwise_adagra…");
+    for (size_t i : {2, 3, 4, 5}) CHECK(elide_name(names[i], 48, chars) == "vectorized_elementwise_kernel<…>(…)");
+    const std::vector<std::string> shown = column(names, 48);
+    // the split_embedding group parts at "unweighted"/"weighted" (after "…adagrad_"): a 14-character
+    // head, then from there past the word each parts from its nearest in ("find_long_segments",
+    // "cta_per_row_1", "warp_per_row_1"), the template arguments still short
+    CHECK(shown[0] == "split_embeddin…unweighted_find_long_segments(…)");
+    CHECK(shown[1] == "split_embeddin…weighted_find_long_segments(…)");
+    CHECK(shown[6] == "split_embeddin…unweighted_kernel_cta_per_row_1<…");
+    CHECK(shown[7] == "split_embeddin…unweighted_kernel_warp_per_row_1…");
+    CHECK(shown[8] == "split_embeddin…weighted_kernel_cta_per_row_1<…>…");
+    CHECK(shown[9] == "split_embeddin…weighted_kernel_warp_per_row_1<…");  // one "…" where the cut meets "<…>"
+    // vectorized_elementwise_kernel: its template arguments, without namespaces; "<2" parts from
+    // the "<4" ones at once, so its own start reaches it
+    CHECK(shown[2] == "vectorized_elementwise_kernel<2, FillFunctor<fl…");
+    CHECK(shown[3] == "vectorized_elementwise_…<4, FillFunctor<float>,…");
+    CHECK(shown[4] == "vectorized_elementwise_…<4, FillFunctor<int>, A…");
+    CHECK(shown[5] == "vectorized_elementwise_…<4, FillFunctor<long>, …");
+    CHECK(std::set<std::string>(shown.begin(), shown.end()).size() == 10);
+    for (const std::string& s : shown) CHECK(chars(s) <= 48);
+  }
+  SECTION("70 characters: the names read apart already and are shown as elide_name shows them") {
+    const std::vector<std::string> shown = column(names, 70);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i >= 2 && i <= 5) continue;  // the vectorized ones still read "vectorized_elementwise_kernel<…>(…)" alone
+      CHECK(shown[i] == elide_name(names[i], 70, chars));
+    }
+    CHECK(shown[4] == "vectorized_elementwise_kernel<4, FillFunctor<int>, Array<char*, 1> >(…");
+    CHECK(std::set<std::string>(shown.begin(), shown.end()).size() == 10);
+  }
+  SECTION("30 characters: a difference that does not fit is left as it was, the others still part") {
+    const std::vector<std::string> shown = column(names, 30);
+    // "unweighted_kernel_warp_per_row_1…" alone is 33 characters
+    for (size_t i : {0, 1, 6, 7, 8, 9}) CHECK(shown[i] == "split_embedding_backward_code…");
+    CHECK(shown[4] == "vectori…<4, FillFunctor<int>,…");
+    CHECK(shown[5] == "vectori…<4, FillFunctor<long>…");
+  }
+  SECTION("a name in several rows reads the same in each; a name alone keeps its own form") {
+    std::vector<std::string> rows = {names[4], names[5], names[4], "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+    const std::vector<std::string> shown = column(rows, 48);
+    // these two part inside FillFunctor's argument: shown from the functor's name on
+    CHECK(shown[0] == "vectorized_elementwise_…FillFunctor<int>, Array…");
+    CHECK(shown[2] == shown[0]);
+    CHECK(shown[1] == "vectorized_elementwise_…FillFunctor<long>, Arra…");
+    CHECK(shown[3] == elide_name(rows[3], 48, chars));
+  }
+}
+
+TEST_CASE("Every kernel of HTA's timeline_analysis trace reads apart in a 48-character column", "[app][names][real]") {
+  const std::string path = parascope::test::shared_path("external/hta_testdata/timeline_analysis__sampled_rank-0.json.gz");
+  if (!std::filesystem::exists(path)) PARASCOPE_SKIP("../shared/external/hta_testdata is not present");
+  const parascope::Trace t = parascope::load_trace({path});
+  const parascope::KernelStats stats = parascope::kernel_stats(t);
+  std::vector<std::string> names;
+  for (const parascope::KernelStat& k : stats.overall.rows) names.emplace_back(t.str(k.name));
+  const std::set<std::string> distinct(names.begin(), names.end());
+  REQUIRE(distinct.size() == names.size());
+  std::set<std::string> alone, together;
+  for (const std::string& n : names) alone.insert(elide_name(n, 48, chars));
+  for (const std::string& s : column(names, 48)) together.insert(s);
+  INFO(names.size() << " kernels, " << alone.size() << " texts alone, " << together.size() << " in a column");
+  // each alone: 194 kernels in 54 texts (53 cutlass GEMMs all read "Kernel<…>(…)"); in a column, 194
+  CHECK(alone.size() == 54);
+  CHECK(together.size() == names.size());
 }
