@@ -14,13 +14,18 @@ std::optional<OpShape> parse_nvtx_op(std::string_view name) {
   if (!n || !n->has_sizes || n->op.empty()) return std::nullopt;
   OpShape s;
   s.op = std::string(n->op);
-  s.sizes = "[";  // as PyTorch writes them, a JSON array for op_shape_work
+  // as PyTorch writes them, a JSON array for op_shape_work
+  s.sizes.push_back('[');
   for (size_t i = 0; i < n->sizes.size(); ++i) {
-    s.sizes += i ? ", [" : "[";
-    for (size_t d = 0; d < n->sizes[i].size(); ++d) s.sizes += (d ? ", " : "") + std::to_string(n->sizes[i][d]);
-    s.sizes += "]";
+    if (i) s.sizes.append(", ");
+    s.sizes.push_back('[');
+    for (size_t d = 0; d < n->sizes[i].size(); ++d) {
+      if (d) s.sizes.append(", ");
+      s.sizes.append(std::to_string(n->sizes[i][d]));
+    }
+    s.sizes.push_back(']');
   }
-  s.sizes += "]";
+  s.sizes.push_back(']');
   return s;
 }
 

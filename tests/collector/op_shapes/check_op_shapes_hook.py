@@ -8,10 +8,14 @@ sitecustomize.py as `record` starts it (PYTHONPATH, PARASCOPE_OP_SHAPES=1), with
                                  synchronize, the mark, off again in a forked child; a failing
                                  emit_nvtx leaves the program running and says why; without the
                                  variable nothing happens.
+  check_op_shapes_hook.py note CLI   `CLI record --op-shapes` of a program using that torch package,
+                                 with the collector library loaded by the program itself (on a GPU
+                                 machine CUDA's or NVTX's injection loads it): the trace's notes say
+                                 the ranges are on, and a failing emit_nvtx is a warning in the trace.
   check_op_shapes_hook.py real   against this machine's torch: the program runs to its end either
                                  way, and a torch built without CUDA is named as the reason there
                                  are no shapes. Exits 77 (ctest: skipped) when no python3 here has torch.
-The collector side (the note in the trace) needs a GPU: scripts/gpu/op_shapes_check.sh."""
+Real ranges and the roofline of them need a GPU: scripts/gpu/op_shapes_check.sh."""
 import json
 import os
 import subprocess
@@ -79,12 +83,40 @@ def check(cond, what, r=None):
     print("ok:", what)
 
 
+def write_fake_torch(fake):
+    for path, text in FAKE_TORCH.items():
+        os.makedirs(os.path.dirname(os.path.join(fake, path)), exist_ok=True)
+        with open(os.path.join(fake, path), "w") as f:
+            f.write(text)
+
+
+def note(cli):
+    program = "import ctypes, os; ctypes.CDLL(os.environ['PARASCOPE_COLLECTOR_LIB']); import torch; print('ran')"
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = os.path.join(tmp, "fake")
+        write_fake_torch(fake)
+        for fail in ("0", "1"):
+            out = os.path.join(tmp, "rec" + fail)
+            env = dict(os.environ, PYTHONPATH=fake, PYTHONDONTWRITEBYTECODE="1", FAKE_TORCH_FAIL=fail)
+            r = subprocess.run([cli, "record", "-q", "--op-shapes", "-o", out, "--", "python3", "-c", program],
+                               env=env, capture_output=True, text=True, timeout=300)
+            check(r.returncode == 0 and r.stdout.strip() == "ran", "record --op-shapes runs the program (emit_nvtx %s)"
+                  % ("fails" if fail == "1" else "works"), r)
+            i = subprocess.run([cli, "info", "--json", "-q", out], capture_output=True, text=True, timeout=300)
+            check(i.returncode == 0, "info reads the record directory", i)
+            doc = json.loads(i.stdout)
+            notes, warnings = " | ".join(doc.get("notes", [])), " | ".join(doc.get("warnings", []))
+            if fail == "0":
+                check("op shapes: PyTorch's NVTX op ranges with input shapes on from `import torch` (torch 0.0-test" in notes,
+                      "the trace's notes say the op ranges are on", i)
+            else:
+                check("no op shapes in process" in warnings and "compiled without CUDA" in warnings and "op shapes" not in notes,
+                      "a refusal is a warning in the trace, with PyTorch's reason", i)
+
+
 def hook():
     with tempfile.TemporaryDirectory() as fake:
-        for path, text in FAKE_TORCH.items():
-            os.makedirs(os.path.dirname(os.path.join(fake, path)), exist_ok=True)
-            with open(os.path.join(fake, path), "w") as f:
-                f.write(text)
+        write_fake_torch(fake)
         r = run(PROGRAM, {"FAKE_DIR": fake, "PARASCOPE_OP_SHAPES": "1"})
         check(r.returncode == 0, "the program runs under the hook", r)
         out = json.loads(r.stdout.strip().splitlines()[-1])
@@ -129,4 +161,7 @@ def real():
 
 
 if __name__ == "__main__":
-    {"hook": hook, "real": real}[sys.argv[1]]()
+    if sys.argv[1] == "note":
+        note(sys.argv[2])
+    else:
+        {"hook": hook, "real": real}[sys.argv[1]]()
