@@ -216,6 +216,34 @@ TEST_CASE("The collector's real trace with op ranges around its real matmul laun
   }
 }
 
+TEST_CASE("A real record --op-shapes trace: every GEMM, convolution and attention FLOP counted", "[analysis][nvtx_op][real]") {
+  // scripts/gpu/op_shapes_check.sh on the lent H200 (torch 2.11): op_shapes_workload.py's 6 iterations
+  // (1 warm-up + 5) of two 2048³ matmuls, a [8·512, 4096] x [4096, 4096] linear layer forward + backward,
+  // a 3x3 convolution 64 -> 128 channels on 8 x 56 x 56 forward + backward, and scaled_dot_product_attention
+  // on [2, 16, 1024, 64] forward + backward, under PyTorch's own NVTX op ranges with shapes.
+  const std::string file = test::source_path("resources/captures/h200_op_shapes_2026-12-03/shapes/vm-584-rnone.pstrace");
+  const Trace t = read_pstrace(file);
+  const Roofline r = compute_roofline(t, h200_like());
+  const double per_iteration = 2 * (2.0 * 2048 * 2048 * 2048)       // mm
+                               + 3 * (2.0 * 8 * 512 * 4096 * 4096)  // linear: forward, input and weight gradients
+                               + 3 * (2.0 * 8 * 56 * 56 * 128 * 64 * 9)  // conv: backward 2 x forward
+                               + 3 * (4.0 * 2 * 16 * 1024 * 1024 * 64);  // attention: backward 2 x forward
+  double counted = 0;
+  for (const RooflinePoint& p : r.points) counted += p.flops;
+  CHECK(counted == Approx(6 * per_iteration).epsilon(1e-9));
+  // cuDNN's attention (torch 2.11 picks it on an H200): its kernels sit inside aten::_cudnn_attention_*
+  const auto by_op = [&](std::string_view op) {
+    double f = 0;
+    for (const RooflinePoint& p : r.points)
+      if (p.op == op) f += p.flops;
+    return f;
+  };
+  CHECK(by_op("aten::_cudnn_attention_forward") == 6 * 4.0 * 2 * 16 * 1024 * 1024 * 64);
+  CHECK(by_op("aten::_cudnn_attention_backward") == 6 * 8.0 * 2 * 16 * 1024 * 1024 * 64);
+  CHECK(r.kernels_with_flops == 54);
+  CHECK(r.kernels_in_ops_without_shapes == 0);
+}
+
 TEST_CASE("A real Nsight export's PyTorch op ranges without shapes give no FLOP count, and say so", "[analysis][nvtx_op][real][nsys]") {
 #ifndef PARASCOPE_HAVE_SQLITE
   PARASCOPE_SKIP("built without SQLite: the Nsight Systems reader is not there");

@@ -84,6 +84,8 @@ TEST_CASE("Attention: 4·B·H·L·S·D forward, twice that backward", "[analysis
   CHECK(flops("aten::_scaled_dot_product_flash_attention", qkv) == 8589934592.0);
   CHECK(flops("aten::_scaled_dot_product_efficient_attention", qkv) == 8589934592.0);
   CHECK(flops("aten::_scaled_dot_product_cudnn_attention", qkv) == 8589934592.0);
+  // cuDNN's own op, the innermost range around its kernel on an H200 with torch 2.11 (same layout)
+  CHECK(flops("aten::_cudnn_attention_forward", qkv) == 8589934592.0);
   // the kernels' own ops take [B, L, H, D] views
   const std::vector<TensorDims> bshd = {{2, 1024, 16, 64}, {2, 1024, 16, 64}, {2, 1024, 16, 64}, {}, {}, {}, {}, {}, {}, {}};
   CHECK(flops("aten::_flash_attention_forward", bshd) == 8589934592.0);
@@ -96,6 +98,7 @@ TEST_CASE("Attention: 4·B·H·L·S·D forward, twice that backward", "[analysis
   const std::vector<TensorDims> bwd = {{2, 16, 1024, 64}, {2, 16, 1024, 64}, {2, 16, 1024, 64}, {2, 16, 1024, 64},
                                        {2, 16, 1024, 64}, {2, 16, 1024}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   CHECK(flops("aten::_scaled_dot_product_flash_attention_backward", bwd) == 17179869184.0);
+  CHECK(flops("aten::_cudnn_attention_backward", bwd) == 17179869184.0);
   const std::vector<TensorDims> bwd_bshd = {{2, 1024, 16, 64}, {2, 1024, 16, 64}, {2, 1024, 16, 64}, {2, 1024, 16, 64}};
   CHECK(flops("aten::_flash_attention_backward", bwd_bshd) == 17179869184.0);
   // keys of another head dim than the queries: no count

@@ -26,7 +26,7 @@ struct Formula {
 
 // Names as the profiler gives them (no overload suffix). The conv ops list their backends too: the
 // innermost op around a cuDNN launch is aten::cudnn_convolution.
-constexpr std::array<Formula, 32> kFormulas = {{
+constexpr std::array<Formula, 34> kFormulas = {{
     {"aten::mm", Family::kMm},
     {"aten::addmm", Family::kAddmm, 1},
     {"aten::bmm", Family::kBmm},
@@ -52,11 +52,13 @@ constexpr std::array<Formula, 32> kFormulas = {{
     {"aten::_scaled_dot_product_flash_attention", Family::kAttention},
     {"aten::_scaled_dot_product_efficient_attention", Family::kAttention},
     {"aten::_scaled_dot_product_cudnn_attention", Family::kAttention},
+    {"aten::_cudnn_attention_forward", Family::kAttention},  // cuDNN's own op under the one above (torch >= 2.6)
     {"aten::_flash_attention_forward", Family::kAttention, 0, Layout::kBshd},
     {"aten::_efficient_attention_forward", Family::kAttention, 0, Layout::kBshd},
     {"aten::_scaled_dot_product_flash_attention_backward", Family::kAttentionBackward, 1},
     {"aten::_scaled_dot_product_efficient_attention_backward", Family::kAttentionBackward, 1},
     {"aten::_scaled_dot_product_cudnn_attention_backward", Family::kAttentionBackward, 1},
+    {"aten::_cudnn_attention_backward", Family::kAttentionBackward, 1},
     {"aten::_flash_attention_backward", Family::kAttentionBackward, 1, Layout::kBshd},
     {"aten::_efficient_attention_backward", Family::kAttentionBackward, 1, Layout::kBshd},
 }};
