@@ -11,7 +11,10 @@ step, the median of the paired ratios B_i / A_i with its 25-75 % range, and the 
 time per step (its records' t1 - t0, the Python it runs per call).
 
 usage: standin_overhead_inproc.py [--steps S] [--warmup W] [--batch B] [--seq T] [--out JSON]
-                                  [--backend nccl|gloo] [--device cuda|cpu] [--impl auto|compiled|python]
+                                  [--backend nccl|gloo] [--device cuda|cpu] [--impl auto|compiled|python] [--nvtx]
+(--nvtx: each measured step is an NVTX range "real <i>" / "standin <i>", for `whatif --step`; under
+`parascope-cli record` (the collector, no --world) the stand-in's records go into the trace as a world
+of 1 with one stand-in group, so whatif can predict the real step from the stand-in's: standin_predict.sh)
 (--impl: the stand-in's compiled backend or its Python group, as parascope_world/compiled.py chooses)
 (gloo/cpu is the CPU check of this script: CI's torch 1.13 has no scaled_dot_product_attention,
 a plain attention stands in for it there.)"""
@@ -66,6 +69,7 @@ def main():
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--out", default="")
     ap.add_argument("--impl", default="auto", choices=["auto", "compiled", "python"])
+    ap.add_argument("--nvtx", action="store_true")
     a = ap.parse_args()
     cuda = a.device == "cuda"
     if cuda:
@@ -77,11 +81,13 @@ def main():
     module, why = compiled.load()
     if module is not None:
         recorder.attach_compiled(module, why)
+    recorder.world(a.backend, torch.__version__)  # the heads the trace's import needs (record --world writes them)
 
     def create(store, rank, size, timeout):
+        gid = recorder.group(list(range(size)), rank, "standin", "the in-process check's stand-in group", "parascope")
         if module is not None:
-            return module.make_backend(rank, size, list(range(size)), 1)
-        pg = standin.StandInGroup(recorder, rank, size, list(range(size)), 1, a.backend)
+            return module.make_backend(rank, size, list(range(size)), gid)
+        pg = standin.StandInGroup(recorder, rank, size, list(range(size)), gid, a.backend)
         pg._set_group_name("standin")
         return pg
 
@@ -103,9 +109,14 @@ def main():
     idx = torch.randint(0, a.vocab, (a.batch, a.seq), device=a.device)
     dtype = torch.bfloat16
 
-    def step(name):
+    nvtx = a.nvtx and cuda
+
+    def step(name, i):
         ddp, opt = sides[name]
         sync()
+        mark = nvtx and i >= 0
+        if mark:
+            torch.cuda.nvtx.range_push("%s %d" % (name, i))
         t = time.perf_counter()
         with torch.autocast(a.device, dtype=dtype):
             logits = ddp(idx)
@@ -114,7 +125,10 @@ def main():
         opt.step()
         opt.zero_grad(set_to_none=True)
         sync()
-        return (time.perf_counter() - t) * 1e3
+        t = (time.perf_counter() - t) * 1e3
+        if mark:
+            torch.cuda.nvtx.range_pop()
+        return t
 
     times = {"real": [], "standin": []}
     n_records_before = 0
@@ -122,7 +136,7 @@ def main():
         if i == a.warmup:
             n_records_before = len(recorder.records())
         order = ("real", "standin") if i % 2 == 0 else ("standin", "real")
-        got = {name: step(name) for name in order}
+        got = {name: step(name, i - a.warmup) for name in order}
         if i >= a.warmup:
             for name in times:
                 times[name].append(got[name])
