@@ -263,7 +263,9 @@ KnobRegistry build_registry() {
          "whatif: multiply host call durations and the CPU time between them (0: the host is never late)"});
   r.add({"comm_call_us", KnobType::kDouble, -1, 100000, {}, -1.0, "us", "schedule",
          "whatif: host time of each call that launches a (comm_select) collective or peer copy, as the backend's "
-         "enqueue takes (-1: as traced; a record --world recording holds the stand-in's 1-2 us, not NCCL's)"});
+         "enqueue takes (unset: traced calls as traced, the stand-in's calls of a record --world recording - 1-2 us, "
+         "not NCCL's - the topology's host collective_call_ns where it has one: h200x2, hgx_h200x8 13.5 us, measured; "
+         "-1: every call as recorded)"});
   r.add({"comm_interference", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
          "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "
          "communication holds (-1: the topology's GpuSpec comm_interference)"});

@@ -3,7 +3,8 @@
 # the real backend takes? One process (standin_overhead_inproc.py --nvtx) alternates a DDP step over
 # the real NCCL group (world 1) with the same step over the compiled stand-in, under
 # `parascope-cli record` (the collector). Then whatif on that trace, steps "real i" / "standin i":
-#   replay     no knob: the stand-in's steps as recorded (sanity: replay = measured)
+#   replay     --set comm_call_us=-1: the stand-in's steps as recorded (sanity: replay = measured; before
+#              the machine's host profile existed, a604de2, this was the replay without knobs)
 #   predicted  --set comm_call_us=$CALL_US: each stand-in call gets the backend's host time
 # and standin_predict_score.py pairs predicted "standin i" with measured "real i".
 # CALL_US is frozen before this runs: 13.5 us = the backend's call from a new C++ thread (as autograd's
@@ -36,7 +37,7 @@ for b in $BATCHES; do
     > "$W/record_b$b.log" 2>&1
   say "record batch $b: exit $? $(grep -h '^\[' "$W/record_b$b.log" | tail -n 1)"
   for mode in replay predicted; do
-    set_args=()
+    set_args=(--set comm_call_us=-1)
     [ "$mode" = predicted ] && set_args=(--set "comm_call_us=$CALL_US")
     timeout 300 "$BIN/parascope-cli" whatif "$rec" --topology h200x2 --step '^(real|standin) [0-9]+$' "${set_args[@]}" -q --json \
       > "$W/whatif_${mode}_b$b.json" 2> "$W/whatif_${mode}_b$b.err"

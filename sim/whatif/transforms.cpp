@@ -475,7 +475,7 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count) {
   return merged ? "merged " + plural(merged + buckets, "collective") + " into " + plural(buckets, "bucket") : "";
 }
 
-std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work) {
+std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work, bool standin_only) {
   std::vector<char> hit(g.nodes.size(), 0);
   size_t n = 0;
   for (const Edge& e : g.edges) {
@@ -485,6 +485,10 @@ std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work
     if (to.removed || from.removed || from.kind != NodeType::kHostCall || hit[e.from]) continue;
     if (to.kind != NodeType::kCollective && to.kind != NodeType::kPeerCopy) continue;
     if (to.group < 0 || !sel.matches(g.groups[static_cast<size_t>(to.group)])) continue;
+    if (standin_only) {
+      const Lane& lane = g.lanes[to.lane];
+      if (lane.kind != LaneKind::kStream || lane.id < kStandInStreamBase) continue;
+    }
     hit[e.from] = 1;
     from.work = work;
     ++n;

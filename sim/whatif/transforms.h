@@ -71,7 +71,9 @@ std::string merge_collectives(DepGraph& g, const CommSelector& sel, int count);
 // member or a peer copy: its kLaunch predecessor) to `work`: what the backend's own enqueue costs on
 // the host (knob comm_call_us). A stand-in recording (record --world) holds the stand-in's cost there,
 // 1-2 us for the compiled one, not the real backend's. Its gap after the thread's previous call stays.
-std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work);
+// `standin_only`: only the calls that launch the stand-in's collectives (their lanes are stand-in
+// streams), as what_if does by default with the machine's HostProfile.
+std::string set_comm_call_time(DepGraph& g, const CommSelector& sel, TimeNs work, bool standin_only = false);
 
 // Multiplies the work of compute kernels of a class (kMemory: copies and memsets) by `factor`.
 std::string scale_kernels(DepGraph& g, KernelClass cls, double factor);

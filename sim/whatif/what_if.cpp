@@ -45,6 +45,7 @@ struct Knobs {
   int gpus_per_node = 8;
   double cpu_scale = 1, comm_interference = -1;  // -1: the topology's
   double comm_call_us = -1;                      // -1: launch calls as traced
+  bool comm_call_set = false;                    // unset: the stand-in's calls get the machine's host profile
   double comm_slowdown = -1;
   bool comm_slowdown_set = false;  // unset: the machine's a-priori value; set to -1: calibrated on the trace
   sim::PlatformOptions platform;
@@ -74,6 +75,7 @@ Knobs resolve_knobs(const sim::KnobSettings& set) {
   k.gpus_per_node = static_cast<int>(set.get_int("gpus_per_node"));
   k.cpu_scale = set.get_double("cpu_scale");
   k.comm_call_us = set.get_double("comm_call_us");
+  k.comm_call_set = set.is_set("comm_call_us");
   k.comm_interference = set.get_double("comm_interference");
   k.comm_slowdown = set.get_double("comm_slowdown");
   k.comm_slowdown_set = set.is_set("comm_slowdown");
@@ -160,7 +162,13 @@ std::vector<KeptDependency> apply_transforms(DepGraph& g, const Topology& topolo
   }
   if (k.scale_compute) note(scale_kernels(g, k.kernel_class, k.compute_scale));
   note(scale_out(g, k.scale_gpus, k.parallelism));
-  if (k.comm_call_us >= 0) note(set_comm_call_time(g, k.select, static_cast<TimeNs>(std::llround(k.comm_call_us * 1e3))));
+  if (k.comm_call_us >= 0) {
+    note(set_comm_call_time(g, k.select, static_cast<TimeNs>(std::llround(k.comm_call_us * 1e3))));
+  } else if (!k.comm_call_set && topology.host && topology.host->collective_call_ns > 0) {
+    // unset: the stand-in's calls (record --world) get the machine's backend cost per call; traced calls stay
+    std::string c = set_comm_call_time(g, k.select, static_cast<TimeNs>(std::llround(topology.host->collective_call_ns)), true);
+    if (!c.empty()) note(c + " (stand-in calls; the backend's host time per call on " + topology.name + ": " + topology.host->source + ")");
+  }
   if (!sum.changes.empty()) break_cycles(g);
   count_edges(g);
   return kept;

@@ -99,3 +99,26 @@ TEST_CASE("Topology JSON: simulator fields round-trip and bad ones name their pa
   fails_at("\"count\": 2", "\"count\": -2", "$.gpu_defaults.copy_engine.count");
   fails_at("\"per_sm_GBps\": 38", "\"per_sm_GBps\": 1e200", "$.gpu_defaults.ldst.per_sm_GBps");
 }
+
+TEST_CASE("Topology JSON: the backend's host cost per call round-trips; a bad one names its path", "[core][topology]") {
+  std::string doc = kTwoGpus;
+  const size_t last = doc.rfind('}');
+  doc.insert(last, ", \"host\": {\"collective_call_ns\": 13500, \"source\": \"backend_call_cost.py\"}");
+  const Topology t = topology_from_json(parse_json(doc, "host.json"), "host.json");
+  REQUIRE(t.host);
+  CHECK(t.host->collective_call_ns == 13500);
+  CHECK(t.host->source == "backend_call_cost.py");
+  const Topology back = topology_from_json(topology_to_json(t), "again.json");
+  REQUIRE(back.host);
+  CHECK(back.host->collective_call_ns == 13500);
+  CHECK(back.host->source == "backend_call_cost.py");
+  CHECK_FALSE(topology_from_json(parse_json(kTwoGpus, "plain.json"), "plain.json").host);
+  std::string bad = doc;
+  bad.replace(bad.find("13500"), 5, "-5");
+  try {
+    topology_from_json(parse_json(bad, "bad.json"), "bad.json");
+    FAIL("expected an error for a negative collective_call_ns");
+  } catch (const InputError& e) {
+    CHECK(e.where().field == "$.host.collective_call_ns");
+  }
+}

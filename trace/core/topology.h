@@ -159,6 +159,14 @@ struct TopoLink {
   std::string name;                  // optional label
 };
 
+// The host side of the machine's communication backend, measured apart: what one call that launches
+// a collective costs the calling thread (NCCL's enqueue: events, stream waits, its kernel launch).
+// A recording made with the stand-in (record --world) lacks it; whatif gives it back to those calls.
+struct HostProfile {
+  double collective_call_ns = 0;  // 0: unknown
+  std::string source;             // the command and capture it was measured with
+};
+
 struct Topology {
   std::string name;
   std::string description;
@@ -167,6 +175,7 @@ struct Topology {
   std::vector<TopoNode> nodes;
   std::vector<TopoLink> links;
   std::optional<NcclProfile> nccl;   // measured NCCL behaviour (presets calibrated with NCCL timings)
+  std::optional<HostProfile> host;   // the backend's host cost per call (JSON "host")
 
   size_t gpu_count() const;
   // Node index of the GPU with gpu_index i, or -1.

@@ -294,6 +294,12 @@ Topology topology_from_json(const JsonValue& doc, const std::string& file) {
     t.links.push_back(std::move(link));
   }
   if (auto n = root.get("nccl")) t.nccl = read_nccl(*n);
+  if (auto h = root.get("host")) {
+    HostProfile hp;
+    hp.collective_call_ns = latency(*h, "collective_call_ns", 0);
+    hp.source = h->get_string("source", "");
+    t.host = std::move(hp);
+  }
   if (auto problems = t.validate(); !problems.empty()) root.fail("invalid topology: " + problems.front());
   return t;
 }
@@ -336,6 +342,9 @@ JsonValue topology_to_json(const Topology& t) {
                                      {"nodes", std::move(nodes)},
                                      {"links", std::move(links)}});
   if (t.nccl) doc.set("nccl", nccl_json(*t.nccl));
+  if (t.host)
+    doc.set("host", JsonValue::object({{"collective_call_ns", JsonValue::number(t.host->collective_call_ns)},
+                                       {"source", JsonValue::string(t.host->source)}}));
   return doc;
 }
 
