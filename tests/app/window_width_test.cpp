@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QWidget>
@@ -15,8 +16,10 @@
 #include "app/qt_app.h"
 #include "app/sample_copy.h"
 #include "gui/main_window.h"
+#include "gui/pkb_suite_view.h"
 #include "gui/roofline_view.h"
 #include "gui/status_line.h"
+#include "gui/whatif_view.h"
 
 using namespace parascope;
 
@@ -101,6 +104,65 @@ TEST_CASE("A long load error keeps the window at 1280 px and its whole text in t
   CHECK(line->text().size() < 400);
   CHECK(line->text().startsWith(error.left(20)));  // the head says what, the tail why
   CHECK(line->text().endsWith(error.right(8)));
+  INFO(wide_widgets(w, 1280));
+  CHECK(w.minimumSizeHint().width() <= min_before);
+  CHECK(w.width() == 1280);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("A long bad knob in the what-if dock keeps the window at 1280 px", "[app][gui][layout]") {
+  // the what-if status line took "bad knob: …" on one line; a pasted 3000-character value asked
+  // the window for the whole line's width
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1280, 720);
+  w.show();
+  REQUIRE(w.raise_dock("whatif", 400));
+  const test::InputCopy in("window-width-knob", "resources/captures/h200x2_2026-11-30/tp_serial_b1");
+  QSignalSpy loaded(&w, &gui::MainWindow::trace_loaded);
+  w.open_inputs({test::qpath(in.path())});
+  REQUIRE(loaded.wait(30000));
+  gui::WhatIfView* v = w.whatif();
+  v->wait();
+  QApplication::processEvents();
+  const int min_before = w.minimumSizeHint().width();
+  auto* channels = qobject_cast<QLineEdit*>(v->knob_editor("channels"));
+  REQUIRE(channels != nullptr);
+  channels->setText(QString(3000, '9') + "x");
+  v->run();
+  v->wait();
+  QApplication::processEvents();
+  INFO(v->status().left(300).toStdString());
+  CHECK(v->status().startsWith("bad knob: "));
+  CHECK(v->status().size() > 3000);  // the whole message is kept
+  INFO(wide_widgets(w, 1280));
+  CHECK(w.minimumSizeHint().width() <= min_before);
+  CHECK(w.width() == 1280);
+}
+
+TEST_CASE("A PKB suite folder under a long path keeps the window at 1280 px", "[app][gui][layout]") {
+  // the suite dock's line names the folder ("analysing DIR…", "DIR: not a suite …"); word wrap alone
+  // cannot break a path without spaces, so its width became the window's
+  test::qt_app();
+  gui::MainWindow w;
+  w.set_interactive(false);
+  w.resize(1280, 720);
+  w.show();
+  REQUIRE(w.raise_dock("pkb", 300));
+  QApplication::processEvents();
+  const int min_before = w.minimumSizeHint().width();
+  std::filesystem::path dir = test::temp_dir("window-width-pkb");
+  const std::filesystem::path root = dir;
+  for (char c : std::string("abcdefghi")) dir /= std::string(220, c);
+  std::filesystem::create_directories(dir);
+  gui::PkbSuiteView* v = w.pkb_suite();
+  v->open_suite(test::qpath(dir), "h200x2");
+  v->wait();
+  QApplication::processEvents();
+  INFO(v->status_text().left(300).toStdString());
+  CHECK(v->report() == nullptr);
+  CHECK(v->status_text().contains(test::qpath(dir)));  // the whole message is kept
   INFO(wide_widgets(w, 1280));
   CHECK(w.minimumSizeHint().width() <= min_before);
   CHECK(w.width() == 1280);
