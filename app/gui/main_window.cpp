@@ -44,6 +44,7 @@
 #include "gui/pkb_suite_view.h"
 #include "gui/report_export.h"
 #include "gui/slice_details.h"
+#include "gui/status_line.h"
 #include "gui/diff_view.h"
 #include "gui/roofline_view.h"
 #include "gui/timeline_view.h"
@@ -82,7 +83,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_docks();
   for (QDockWidget* d : findChildren<QDockWidget*>()) guard_wheel(d);  // the wheel scrolls forms
 
-  status_ = new QLabel(tr("No trace loaded"), this);
+  status_ = new StatusLine(this);
+  status_->set_message(tr("No trace loaded"));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(220);
@@ -106,14 +108,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
   connect(loader_, &TraceLoader::progress, this, [this](int, QString file, double f) {
     progress_->setValue(static_cast<int>(f * 1000));
-    status_->setText(tr("Loading %1").arg(QFileInfo(file).fileName().isEmpty() ? file : QFileInfo(file).fileName()));
+    status_->set_message(tr("Loading %1").arg(QFileInfo(file).fileName().isEmpty() ? file : QFileInfo(file).fileName()));
   });
   connect(loader_, &TraceLoader::loaded, this, [this](int, LoadedTrace t, QStringList inputs) { show_loaded(t, inputs); });
   connect(loader_, &TraceLoader::failed, this, [this](int, QString msg, QStringList) { on_failed(msg); });
   connect(loader_, &TraceLoader::cancelled, this, [this](int) {
     progress_->hide();
     cancel_->hide();
-    status_->setText(tr("Loading cancelled"));
+    status_->set_message(tr("Loading cancelled"));
   });
   connect(timeline_, &TimelineView::selection_changed, this, &MainWindow::show_selection);
   connect(timeline_, &TimelineView::range_changed, this, [this](bool has, qint64 s, qint64 e) {
@@ -469,7 +471,7 @@ void MainWindow::open_inputs(const QStringList& inputs) {
   progress_->setValue(0);
   progress_->show();
   cancel_->show();
-  status_->setText(tr("Loading %1").arg(inputs.join(", ")));
+  status_->set_message(tr("Loading %1").arg(inputs.join(", ")));
   loader_->load(inputs);
 }
 
@@ -497,7 +499,7 @@ QString MainWindow::export_report(const QString& path, const QStringList& whatif
   QApplication::setOverrideCursor(Qt::WaitCursor);
   const QString error = gui::export_report(trace_, r);
   QApplication::restoreOverrideCursor();
-  status_->setText(error.isEmpty() ? tr("Report written to %1").arg(path) : tr("Report failed: %1").arg(error));
+  status_->set_message(error.isEmpty() ? tr("Report written to %1").arg(path) : tr("Report failed: %1").arg(error));
   return error;
 }
 
@@ -592,7 +594,7 @@ void MainWindow::show_loaded(const LoadedTrace& loaded, const QStringList& input
                              ? tr(" (+%1 other processes)").arg(trace_->processes.size() - rank_count)
                              : QString();
   (void)devices;
-  status_->setText(tr("%1 ranks%10, %2 GPUs, %3, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
+  status_->set_message(tr("%1 ranks%10, %2 GPUs, %3, %4 slices over %5  ·  loaded in %6 s, indexed in %7 s%8%9")
                        .arg(rank_count)
                        .arg(gpus ? gpus : static_cast<size_t>(devices))
                        .arg(kernel_text)
@@ -619,7 +621,7 @@ void MainWindow::on_failed(const QString& message) {
   progress_->hide();
   cancel_->hide();
   last_error_ = message;
-  status_->setText(message);
+  status_->set_message(message);
   if (interactive_) QMessageBox::critical(this, tr("Could not open the trace"), message);
   emit load_failed(message);
 }
@@ -731,7 +733,7 @@ void MainWindow::set_note(EventRef ref, const QString& text) {
 void MainWindow::edit_note() {
   const EventRef r = timeline_->selected();
   if (!trace_ || !r.valid()) {
-    status_->setText(tr("Select a slice first, then add a note to it."));
+    status_->set_message(tr("Select a slice first, then add a note to it."));
     return;
   }
   const SliceNote* n = notes_.note_for(r);
@@ -775,7 +777,7 @@ bool MainWindow::save_notes() {
   // around a read-only or shared folder writes nothing there
   if (!notes_.has_file_content() && !QFileInfo::exists(notes_path_)) return true;
   if (!notes_.save(notes_path_, *trace_)) {
-    status_->setText(notes_.error());
+    status_->set_message(notes_.error());
     return false;
   }
   return true;

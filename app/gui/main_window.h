@@ -36,6 +36,7 @@ class LinkView;
 class OverlapView;
 class PkbSuiteView;
 class RooflineView;
+class StatusLine;
 class TimelineView;
 class TopologyView;
 class WarningsDialog;
@@ -141,7 +142,7 @@ class MainWindow : public QMainWindow {
   QTableView* stats_view_ = nullptr;
   QLineEdit* stats_filter_ = nullptr;
   QComboBox* stats_device_ = nullptr;
-  QLabel* status_ = nullptr;
+  StatusLine* status_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QToolButton* warnings_ = nullptr;

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "gui/data_table_model.h"
+#include "gui/message_label.h"
 #include "gui/presets.h"
 #include "trace/core/time.h"
 
@@ -23,10 +24,10 @@ struct Outcome {
 }  // namespace
 
 PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
-  status_ = new QLabel(tr("No suite open (File > Open PKB suite…, or parascope --pkb-suite DIR)"), this);
+  status_ = new MessageLabel(this);  // "analysing DIR…" and errors name the suite's folder, any length
+  status_->set_message(tr("No suite open (File > Open PKB suite…, or parascope --pkb-suite DIR)"));
   status_->setStyleSheet("color: #666");
   status_->setContentsMargins(4, 2, 4, 2);
-  status_->setWordWrap(true);
   suite_model_ = new DataTableModel(this);
   suite_table_ = make_data_table_view(suite_model_, this, nullptr, true);  // the library's order: by gap
   suite_table_->setTextElideMode(Qt::ElideRight);
@@ -62,14 +63,14 @@ PkbSuiteView::PkbSuiteView(QWidget* parent) : QWidget(parent) {
   v->addWidget(split, 1);
 }
 
-QString PkbSuiteView::status_text() const { return status_->text(); }
+QString PkbSuiteView::status_text() const { return status_->message(); }
 QString PkbSuiteView::task_text() const { return task_status_->text(); }
 QString PkbSuiteView::task_tooltip() const { return task_status_->toolTip(); }
 
 void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
   report_.reset();
   suite_model_->set_table({});
-  status_->setText(tr("analysing %1…").arg(dir));
+  status_->set_message(tr("analysing %1…").arg(dir));
   const std::string d = dir.toStdString(), m = machine.toStdString(), presets = topology_preset_dir();
   jobs_.start(
       [d, m, presets] {
@@ -88,14 +89,14 @@ void PkbSuiteView::open_suite(const QString& dir, const QString& machine) {
       },
       [this](Outcome o) {
         if (!o.error.isEmpty()) {
-          status_->setText(o.error);
+          status_->set_message(o.error);
         } else {
           report_ = o.report;
           suite_model_->set_table(std::move(o.table));
           suite_table_->resizeColumnsToContents();
           for (int c = 0; c < suite_model_->columnCount(); ++c)
             suite_table_->setColumnWidth(c, std::min(suite_table_->columnWidth(c), 320));
-          status_->setText(tr("%1: world %2, %3 ok, %4 failed, on %5 (%6); tasks by gap = PKB's time / bound")
+          status_->set_message(tr("%1: world %2, %3 ok, %4 failed, on %5 (%6); tasks by gap = PKB's time / bound")
                                .arg(QString::fromStdString(report_->suite_dir))
                                .arg(report_->suite.world)
                                .arg(report_->ok)

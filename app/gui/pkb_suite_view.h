@@ -20,6 +20,7 @@ class QTableView;
 namespace parascope::gui {
 
 class DataTableModel;
+class MessageLabel;
 
 class PkbSuiteView : public QWidget {
   Q_OBJECT
@@ -53,7 +54,7 @@ class PkbSuiteView : public QWidget {
   DataTableModel* designs_model_ = nullptr;
   QTableView* suite_table_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QLabel* status_ = nullptr;
+  MessageLabel* status_ = nullptr;
   QLabel* task_status_ = nullptr;
   JobTracker jobs_;  // last: waited for before the members above go
 };

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "gui/data_table_model.h"
+#include "gui/message_label.h"
 #include "gui/presets.h"
 #include "models/link_chart.h"
 #include "models/roofline_chart.h"
@@ -17,7 +18,7 @@
 namespace parascope::gui {
 
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
-  status_ = new QLabel(this);
+  status_ = new MessageLabel(this);  // the FLOP-source note of a trace without FLOPs is a paragraph
   status_->setStyleSheet("color: #666");
   status_->setContentsMargins(4, 2, 4, 2);
   chart_ = render::make_chart_view(this);
@@ -34,14 +35,22 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
     const int row = proxy_->mapToSource(i).row();
     if (row >= 0 && static_cast<size_t>(row) < roofline_.points.size()) emit kernel_activated(roofline_.points[static_cast<size_t>(row)].example);
   });
+  // the note wraps above the table, not above the chart: a chart a line or two shorter cuts its
+  // axis labels to "…" at the bottom dock's default height
+  auto* right = new QWidget(this);
+  auto* rv = new QVBoxLayout(right);
+  rv->setContentsMargins(0, 0, 0, 0);
+  rv->setSpacing(0);
+  rv->addWidget(status_);
+  rv->addWidget(table_, 1);
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(chart_->widget());
-  split->addWidget(table_);
+  split->addWidget(right);
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
+  split->setSizes({500, 780});  // the legend's two roofs fit beside each other at 1280 px
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
-  v->addWidget(status_);
   v->addWidget(split, 1);
 }
 
@@ -52,7 +61,7 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
   model_->set_table({});
   chart_->set_spec({});
   if (!trace_) return;
-  status_->setText(tr("placing kernels…"));
+  status_->set_message(tr("placing kernels…"));
   auto t = trace_;
   std::vector<Topology> presets;
   for (const Preset& p : topology_presets()) presets.push_back(p.topology);
@@ -80,7 +89,7 @@ void RooflineView::set_trace(std::shared_ptr<const Trace> trace) {
         table_->sortByColumn(3, Qt::DescendingOrder);  // by time
         r.spec.title.clear();  // the line above the chart says it
         chart_->set_spec(r.spec);
-        status_->setText(r.machine);
+        status_->set_message(r.machine);
         emit updated();
       });
 }

@@ -12,13 +12,13 @@
 #include "render/chart_view.h"
 #include "trace/core/analysis/roofline.h"
 
-class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
 namespace parascope::gui {
 
 class DataTableModel;
+class MessageLabel;
 
 class RooflineView : public QWidget {
   Q_OBJECT
@@ -50,7 +50,7 @@ class RooflineView : public QWidget {
   DataTableModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
   QTableView* table_ = nullptr;
-  QLabel* status_ = nullptr;
+  MessageLabel* status_ = nullptr;
   Roofline roofline_;
   std::vector<int> point_of_series_;
   JobTracker jobs_;  // last: waited for before the members above go

@@ -19,6 +19,7 @@
 
 #include "gui/data_table_model.h"
 #include "gui/diff_view.h"
+#include "gui/message_label.h"
 #include "gui/presets.h"
 #include "gui/timeline_view.h"
 #include "render/qstr.h"
@@ -161,7 +162,8 @@ WhatIfView::WhatIfView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(1, 1);
   split->setSizes({480, 900});
 
-  status_ = new QLabel(tr("No trace loaded"), this);
+  status_ = new MessageLabel(this);  // a bad knob or a trace without a what-if can be a long line
+  status_->set_message(tr("No trace loaded"));
   status_->setStyleSheet("color: #666");
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   progress_ = new QProgressBar(this);
@@ -249,13 +251,13 @@ void WhatIfView::set_trace(std::shared_ptr<const Trace> trace) {
   }
   machine_->clear();
   if (!trace_) {
-    status_->setText(tr("No trace loaded"));
+    status_->set_message(tr("No trace loaded"));
     return;
   }
   machine_->addItem(automatic_machine_text(0), QString());
   for (const Preset& p : topology_presets()) machine_->addItem(qstr(p.name), qstr(p.name));
   preparing_ = false;
-  status_->setText(tr("The dependency graph is built when this dock is shown"));
+  status_->set_message(tr("The dependency graph is built when this dock is shown"));
   if (isVisible()) prepare();
 }
 
@@ -279,7 +281,7 @@ QString WhatIfView::step_pattern() const { return steps_->text(); }  // as typed
 
 void WhatIfView::prepare() {
   preparing_ = true;
-  status_->setText(tr("building the dependency graph…"));
+  status_->set_message(tr("building the dependency graph…"));
   auto t = trace_;
   const QString pattern = step_pattern();
   jobs_.start(
@@ -301,7 +303,7 @@ void WhatIfView::prepare() {
         preparing_ = false;
         prepared_ = std::move(result);
         if (!prepared_->error.isEmpty()) {
-          status_->setText(tr("No what-if for this trace: %1").arg(prepared_->error));
+          status_->set_message(tr("No what-if for this trace: %1").arg(prepared_->error));
         } else {
           for (const auto& [k, v] : prepared_->trace_values) {
             trace_values_[k] = v;
@@ -317,7 +319,7 @@ void WhatIfView::prepare() {
           QString step_note;  // a pattern that is bad or matches nothing: the graph's warning says so
           for (const std::string& w : g.diagnostics.warnings)
             if (step_note.isEmpty() && w.find("--step") != std::string::npos) step_note = " (" + qstr(w) + ")";
-          status_->setText(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps%5: set knobs and Run, or Sweep")
+          status_->set_message(tr("%1 graph nodes, %2 collectives on %3 GPUs, %4 steps%5: set knobs and Run, or Sweep")
                                .arg(g.nodes.size())
                                .arg(g.groups.size())
                                .arg(g.gpu_count())
@@ -400,7 +402,7 @@ bool WhatIfView::knobs(sim::KnobSettings& out) const {
     for (const auto& [k, v] : overrides()) out.set(k, v);
     return true;
   } catch (const sim::KnobError& e) {
-    status_->setText(tr("bad knob: %1").arg(QString::fromUtf8(e.what())));
+    status_->set_message(tr("bad knob: %1").arg(QString::fromUtf8(e.what())));
     return false;
   }
 }
@@ -418,7 +420,7 @@ void WhatIfView::set_running(bool on, bool determinate) {
 void WhatIfView::cancel() {
   jobs_.cancel();
   if (busy()) {
-    status_->setText(tr("cancelling…"));
+    status_->set_message(tr("cancelling…"));
     cancel_->setEnabled(false);
   }
 }
@@ -434,7 +436,7 @@ void WhatIfView::run() {
   QStringList run_knobs;
   for (const auto& [k, v] : overrides) run_knobs << qstr(k + "=" + v);
   set_running(true, false);
-  status_->setText(label.empty() ? tr("replaying the trace…") : tr("predicting %1…").arg(qstr(label)));
+  status_->set_message(label.empty() ? tr("replaying the trace…") : tr("predicting %1…").arg(qstr(label)));
   auto prepared = prepared_;
   const std::string machine = machine_->currentData().toString().toStdString();
   jobs_.start(
@@ -469,9 +471,9 @@ void WhatIfView::run() {
       [this, run_knobs](std::shared_ptr<RunResult> r) {
         set_running(false, false);
         if (r->cancelled) {
-          status_->setText(tr("cancelled"));
+          status_->set_message(tr("cancelled"));
         } else if (!r->error.isEmpty()) {
-          status_->setText(tr("what-if failed: %1").arg(r->error));
+          status_->set_message(tr("what-if failed: %1").arg(r->error));
         } else {
           predicted_trace_ = r->trace;
           last_run_knobs_ = run_knobs;
@@ -484,7 +486,7 @@ void WhatIfView::run() {
           const auto& s = r->summary;
           QString text = qstr(r->headline);
           if (!s.warnings.empty()) text += tr("  (%1 warnings)").arg(s.warnings.size());
-          status_->setText(text);
+          status_->set_message(text);
         }
         emit finished();
       });
@@ -495,25 +497,25 @@ void WhatIfView::run_sweep() {
   Topology topo;
   QString why;
   if (!topology(topo, why)) {
-    status_->setText(why);
+    status_->set_message(why);
     return;
   }
   std::vector<whatif::KnobPoint> grid;
   try {
     const auto specs = split_specs(sweep_spec_->text());
     if (specs.empty()) {
-      status_->setText(tr("Enter a sweep, e.g. %1").arg(sweep_spec_->placeholderText()));
+      status_->set_message(tr("Enter a sweep, e.g. %1").arg(sweep_spec_->placeholderText()));
       return;
     }
     grid = whatif::sweep_grid(specs);
   } catch (const std::exception& e) {
-    status_->setText(tr("bad sweep: %1").arg(QString::fromUtf8(e.what())));
+    status_->set_message(tr("bad sweep: %1").arg(QString::fromUtf8(e.what())));
     return;
   }
   sim::KnobSettings knobs;
   if (!this->knobs(knobs)) return;
   set_running(true, true);
-  status_->setText(tr("sweeping %1 variants…").arg(grid.size()));
+  status_->set_message(tr("sweeping %1 variants…").arg(grid.size()));
   tabs_->setCurrentIndex(kSweepTab);
   auto prepared = prepared_;
   const size_t threads = static_cast<size_t>(std::max(1, QThread::idealThreadCount()));
@@ -534,7 +536,7 @@ void WhatIfView::run_sweep() {
             QMetaObject::invokeMethod(this, [this, id, done, total] {
               if (!jobs_.is_current(id)) return;
               progress_->setValue(static_cast<int>(1000 * done / std::max<size_t>(total, 1)));
-              status_->setText(tr("sweeping: %1 of %2 variants").arg(done).arg(total));
+              status_->set_message(tr("sweeping: %1 of %2 variants").arg(done).arg(total));
             }, Qt::QueuedConnection);
           });
           for (const auto& row : r->rows) r->cancelled += row.error == "cancelled";
@@ -546,13 +548,13 @@ void WhatIfView::run_sweep() {
       [this](std::shared_ptr<SweepResult> r) {
         set_running(false, true);
         if (!r->error.isEmpty()) {
-          status_->setText(r->error == "cancelled" ? tr("cancelled") : tr("sweep failed: %1").arg(r->error));
+          status_->set_message(r->error == "cancelled" ? tr("cancelled") : tr("sweep failed: %1").arg(r->error));
         } else {
           sweep_rows_ = std::move(r->rows);
           const DataTable table = whatif::sweep_table(sweep_rows_, r->reference_step_ns);
           sweep_model_->set_table(table);
           chart_->set_spec(models::sweep_chart_spec(table, r->reference_step_ns));
-          status_->setText(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
+          status_->set_message(r->cancelled ? tr("sweep cancelled: %1 of %2 variants ran").arg(sweep_rows_.size() - r->cancelled).arg(sweep_rows_.size())
                                         : tr("sweep: %1 variants").arg(sweep_rows_.size()));
         }
         emit finished();
@@ -567,7 +569,7 @@ void WhatIfView::wait() {
   while (busy()) QApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
-QString WhatIfView::status() const { return status_->text(); }
+QString WhatIfView::status() const { return status_->message(); }
 
 const DataTable& WhatIfView::comparison_table() const { return comparison_->table(); }
 const DataTable& WhatIfView::links_table() const { return links_->table(); }

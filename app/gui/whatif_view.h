@@ -36,6 +36,7 @@ class TimelineIndex;
 namespace parascope::gui {
 
 class DataTableModel;
+class MessageLabel;
 class TimelineView;
 
 class WhatIfView : public QWidget {
@@ -119,7 +120,7 @@ class WhatIfView : public QWidget {
   QPushButton* compare_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
-  QLabel* status_ = nullptr;
+  MessageLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   TimelineView* predicted_ = nullptr;
   DataTableModel* comparison_ = nullptr;
