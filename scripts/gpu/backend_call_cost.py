@@ -24,22 +24,16 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "trace", "collector", "python"))
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 from torch.utils import cpp_extension  # noqa: E402
 
+from paired_stats import quantile  # noqa: E402
 from parascope_world import compiled  # noqa: E402
 from parascope_world.records import Recorder  # noqa: E402
-
-
-def quantile(xs, q):
-    s = sorted(xs)
-    k = (len(s) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def main():

@@ -43,16 +43,9 @@ if not hasattr(F, "scaled_dot_product_attention"):  # torch < 2.0 (the CPU check
     F.scaled_dot_product_attention = _sdpa
 
 from onegpu_gpt import GPT  # noqa: E402
+from paired_stats import quantile  # noqa: E402
 from parascope_world import compiled, standin  # noqa: E402
 from parascope_world.records import Recorder  # noqa: E402
-
-
-def quantile(xs, q):
-    s = sorted(xs)
-    k = (len(s) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def main():

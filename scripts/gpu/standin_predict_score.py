@@ -12,13 +12,7 @@ import json
 import re
 import statistics
 
-
-def quantile(xs, q):
-    s = sorted(xs)
-    k = (len(s) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+from paired_stats import spread
 
 
 def steps(path, key):
@@ -30,10 +24,6 @@ def steps(path, key):
         if m and s["rank"] == 0:
             out[(m.group(1), int(m.group(2)))] = s
     return out, d[key].get("changes", [])
-
-
-def spread(xs):
-    return "%.4f (25-75 %%: %.4f-%.4f, %d steps)" % (statistics.median(xs), quantile(xs, 0.25), quantile(xs, 0.75), len(xs))
 
 
 def main():
