@@ -9,8 +9,9 @@ Per size and caller thread (main, a new C++ thread): `--calls` calls of pg.allre
 C++ (backend_call_cost.cpp, built here with torch.utils.cpp_extension), median / p10 / p90, for
   real     - the world group over NCCL (world 1),
   standin  - a group of the compiled stand-in (parascope_world, recording to memory),
-and the stand-in's own recorded time per call (t1 - t0 of its records). The backend's host time per
-call as the recording lacks it:
+and the stand-in's own recorded time per call (t1 - t0 of its records). Then DDP-like rounds
+(--buckets allreduces with their futures' then() callbacks, all waited at the end, from a new C++
+thread) for both. The backend's host time per call as the recording lacks it:
   call_ns = median(real) - median(standin) + median(standin's own)
 i.e. the real call's time less what the stand-in's call costs around its own record.
 
@@ -42,6 +43,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--sync-every", type=int, default=8)
     ap.add_argument("--sizes", default="4096,26214400", help="bytes per call (fp32)")
+    ap.add_argument("--buckets", type=int, default=8, help="DDP-like rounds: 25 MiB buckets per round")
+    ap.add_argument("--rounds", type=int, default=400)
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     for k, v in (("MASTER_ADDR", "127.0.0.1"), ("MASTER_PORT", "29533"), ("RANK", "0"), ("WORLD_SIZE", "1")):
@@ -86,6 +89,24 @@ def main():
                   % (size, caller, row["real"]["median_ns"] / 1e3, row["real"]["p10_ns"] / 1e3, row["real"]["p90_ns"] / 1e3,
                      row["standin"]["median_ns"] / 1e3, row["standin_own_median_ns"] / 1e3, row["standin_records"],
                      row["call_ns"] / 1e3), flush=True)
+    # DDP-like rounds: --buckets allreduces of 25 MiB, each with its future's then(), waited at the end
+    bucket = [torch.randn(26214400 // 4, device="cuda") for _ in range(a.buckets)]
+    rounds = {}
+    for name, pg in groups.items():
+        ext.time_buckets_thread(pg, bucket, 20)
+        n0 = len(recorder.records())
+        ns = ext.time_buckets_thread(pg, bucket, a.rounds)
+        rounds[name] = {"median_ns": statistics.median(ns), "p10_ns": quantile(ns, 0.1), "p90_ns": quantile(ns, 0.9)}
+        if name == "standin":
+            own = [r["t1"] - r["t0"] for r in recorder.records()[n0:] if r.get("k") == "op"]
+            rounds["standin_own_median_ns"] = statistics.median(own) if own else 0.0
+    per_call = (rounds["real"]["median_ns"] - rounds["standin"]["median_ns"]) / a.buckets + rounds["standin_own_median_ns"]
+    rounds.update({"buckets": a.buckets, "rounds": a.rounds, "call_ns": per_call})
+    res["ddp_like"] = rounds
+    print("DDP-like round of %d buckets (new thread): real %.2f us (p10 %.2f, p90 %.2f)  stand-in %.2f us  "
+          "-> the backend's cost per bucket %.2f us"
+          % (a.buckets, rounds["real"]["median_ns"] / 1e3, rounds["real"]["p10_ns"] / 1e3, rounds["real"]["p90_ns"] / 1e3,
+             rounds["standin"]["median_ns"] / 1e3, per_call / 1e3), flush=True)
     if a.out:
         with open(a.out, "w") as f:
             json.dump(res, f, indent=1)

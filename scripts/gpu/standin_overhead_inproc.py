@@ -12,6 +12,8 @@ time per step (its records' t1 - t0, the Python it runs per call).
 
 usage: standin_overhead_inproc.py [--steps S] [--warmup W] [--batch B] [--seq T] [--out JSON]
                                   [--backend nccl|gloo] [--device cuda|cpu] [--impl auto|compiled|python] [--nvtx]
+(--model mlp [--layers L --d D --batch B --bucket-mb M]: a stack of Linear(d, d) + GELU instead of the GPT,
+the program the backend's in-step cost per call is calibrated on: backend_step_cost.sh)
 (--nvtx: each measured step is an NVTX range "real <i>" / "standin <i>", for `whatif --step`; under
 `parascope-cli record` (the collector, no --world) the stand-in's records go into the trace as a world
 of 1 with one stand-in group, so whatif can predict the real step from the stand-in's: standin_predict.sh)
@@ -48,6 +50,17 @@ from parascope_world import compiled, standin  # noqa: E402
 from parascope_world.records import Recorder  # noqa: E402
 
 
+class MLP(torch.nn.Module):
+    """layers x (Linear(d, d), GELU): many small kernels and, with a small bucket_cap_mb, many buckets."""
+
+    def __init__(self, d, layers):
+        super().__init__()
+        self.net = torch.nn.Sequential(*[m for _ in range(layers) for m in (torch.nn.Linear(d, d), torch.nn.GELU())])
+
+    def forward(self, x):
+        return self.net(x)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=60)
@@ -63,6 +76,8 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--impl", default="auto", choices=["auto", "compiled", "python"])
     ap.add_argument("--nvtx", action="store_true")
+    ap.add_argument("--model", default="gpt", choices=["gpt", "mlp"])
+    ap.add_argument("--bucket-mb", type=float, default=25.0)
     a = ap.parse_args()
     cuda = a.device == "cuda"
     if cuda:
@@ -93,13 +108,17 @@ def main():
 
     def build(group):
         torch.manual_seed(1234)
-        model = GPT(a.vocab, a.d, a.heads, a.layers, a.seq).to(a.device)
-        ddp = torch.nn.parallel.DistributedDataParallel(model, process_group=group)
+        if a.model == "mlp":  # a stack of d x d layers: another program's buckets (the calibration, not the GPT)
+            model = MLP(a.d, a.layers).to(a.device)
+        else:
+            model = GPT(a.vocab, a.d, a.heads, a.layers, a.seq).to(a.device)
+        ddp = torch.nn.parallel.DistributedDataParallel(model, process_group=group, bucket_cap_mb=a.bucket_mb)
         opt = torch.optim.AdamW(ddp.parameters(), lr=1e-4, **({"fused": True} if cuda else {}))
         return ddp, opt
 
     sides = {"real": build(None), "standin": build(standin_group)}
     idx = torch.randint(0, a.vocab, (a.batch, a.seq), device=a.device)
+    x_mlp = torch.randn(a.batch, a.d, device=a.device)
     dtype = torch.bfloat16
 
     nvtx = a.nvtx and cuda
@@ -112,8 +131,12 @@ def main():
             torch.cuda.nvtx.range_push("%s %d" % (name, i))
         t = time.perf_counter()
         with torch.autocast(a.device, dtype=dtype):
-            logits = ddp(idx)
-        loss = F.cross_entropy(logits.float().view(-1, a.vocab), idx.view(-1))
+            if a.model == "mlp":
+                loss = ddp(x_mlp).float().pow(2).mean()
+            else:
+                logits = ddp(idx)
+        if a.model != "mlp":
+            loss = F.cross_entropy(logits.float().view(-1, a.vocab), idx.view(-1))
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
@@ -137,7 +160,7 @@ def main():
     own_ms = sum(r["t1"] - r["t0"] for r in ops) / 1e6 / a.steps
     per_call_us = [(r["t1"] - r["t0"]) / 1e3 for r in ops] or [0.0]
     ratios = [s / r for s, r in zip(times["standin"], times["real"])]
-    res = {"program": "standin_overhead_inproc.py", "impl": recorder.impl, "impl_why": recorder.impl_why, "backend": a.backend, "device": a.device,
+    res = {"program": "standin_overhead_inproc.py", "model": a.model, "bucket_mb": a.bucket_mb, "impl": recorder.impl, "impl_why": recorder.impl_why, "backend": a.backend, "device": a.device,
            "batch": a.batch, "seq": a.seq, "steps": a.steps, "warmup": a.warmup, "torch": torch.__version__,
            "real_step_ms": times["real"], "standin_step_ms": times["standin"],
            "real_median_ms": statistics.median(times["real"]), "standin_median_ms": statistics.median(times["standin"]),
