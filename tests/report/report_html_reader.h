@@ -3,6 +3,7 @@
 // embedded images, so tests check what a reader of the file sees.
 #pragma once
 
+#include <QByteArray>
 #include <QFile>
 #include <QXmlStreamReader>
 #include <map>
@@ -40,6 +41,7 @@ struct HtmlFigure {
   bool svg_link = false;    // <a href="data:image/svg+xml;base64,...">
   bool png_link = false;
   size_t image_bytes = 0;   // base64 characters of the embedded image
+  std::string svg;          // the SVG link's drawing, decoded (a raster figure's text is only here)
 };
 struct HtmlReport {
   bool well_formed = false;
@@ -98,7 +100,11 @@ inline HtmlReport read_html_report(const std::string& path) {
         out.figures[figure].inline_svg = true;
         x.skipCurrentElement();  // the drawing itself
       } else if (!figure.empty() && n == "a") {
-        if (a.value("href").startsWith(QLatin1String("data:image/svg+xml;base64,"))) out.figures[figure].svg_link = true;
+        const QStringView svg_prefix = u"data:image/svg+xml;base64,";
+        if (a.value("href").startsWith(svg_prefix)) {
+          out.figures[figure].svg_link = true;
+          out.figures[figure].svg = QByteArray::fromBase64(a.value("href").mid(svg_prefix.size()).toLatin1()).toStdString();
+        }
         if (a.value("href").startsWith(QLatin1String("data:image/png;base64,"))) out.figures[figure].png_link = true;
       }
     } else if (x.isEndElement()) {

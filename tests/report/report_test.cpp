@@ -1,7 +1,8 @@
 // Reports from the CLI and the GUI on the bundled sample and a real 2 x H200 capture: the HTML read
 // back with an XML parser (sections, tables, numbers, embedded figures), its numbers against
-// `parascope-cli stats --json` and `whatif --json` on the same input, the CSV files, and the PDF's
-// first pages rendered with pdftoppm and checked for ink.
+// `parascope-cli stats --json` and `whatif --json` on the same input, the CSV files, the PDF's
+// first pages rendered with pdftoppm and checked for ink, and the timelines' counter labels as the
+// HTML's SVG and pdftotext give them.
 #include <catch2/catch.hpp>
 
 #include <QImage>
@@ -107,6 +108,21 @@ std::pair<double, size_t> ink(const QImage& img) {
       if (colours.size() < 10'000) colours.insert(p);
     }
   return {static_cast<double>(dark) / (static_cast<double>(img.width()) * img.height()), colours.size()};
+}
+
+// Counter rows' labels of a timeline, one "track name: measured · peak …" line each, from its text items
+// in drawing order (the SVG's <text> elements, pdftotext's lines): the value line follows the name's.
+std::string counter_labels(const std::vector<std::string>& texts) {
+  std::string out;
+  for (size_t i = 1; i < texts.size(); ++i) {
+    std::string v;
+    for (const char c : texts[i])
+      if (c != ' ' || (!v.empty() && v.back() != ' ')) v += c;  // pdftotext has one space where the label has two
+    if (v.find(" \xC2\xB7 peak ") != std::string::npos &&
+        (v.rfind("measured", 0) == 0 || v.rfind("estimated", 0) == 0 || v.rfind("simulated", 0) == 0))
+      out += texts[i - 1] + ": " + v + "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -353,6 +369,54 @@ TEST_CASE("The PDF report's first pages render with pdftoppm and are not blank",
       CHECK(colours > 100);
     }
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("The report's timelines label a Kineto memory counter in bytes, in the HTML and in the PDF",
+          "[report][cli][pdf][counter]") {
+  // issue 18 item 1: the [memory] counters of dp_step (both ranks: CUDA allocated peaks at 1947305472
+  // bytes, counter_label_test) read "peak 2 GB/s" in the report's timelines. The HTML's timeline is a
+  // PNG; its text is in the SVG beside it. dp_step has no link counters: no timeline label is per second.
+  const std::string rank =
+      "memory allocated: measured \xC2\xB7 peak 1.947 GB\n"
+      "memory reserved: measured \xC2\xB7 peak 2.504 GB\n"
+      "host memory allocated: measured \xC2\xB7 peak 8 B\n"
+      "host memory reserved: measured \xC2\xB7 peak 0 B\n";
+  const std::string both = rank + rank;  // rank 0, rank 1
+  const std::string input = "resources/captures/h200x2_2026-11-30/dp_step";
+  REQUIRE(fs::is_directory(test::source_path(input)));
+  const fs::path dir = test::temp_dir("report-counter-units");
+
+  const auto html = run_cli("report " + src(input) + " -q -o '" + (dir / "dp.html").string() + "'");
+  INFO(html.err);
+  REQUIRE(html.exit_code == 0);
+  const test::HtmlReport rep = test::read_html_report((dir / "dp.html").string());
+  REQUIRE(rep.well_formed);
+  REQUIRE(rep.figures.count("timeline"));
+  std::vector<std::string> svg_texts;
+  QXmlStreamReader svg(QByteArray::fromStdString(rep.figures.at("timeline").svg));
+  while (!svg.atEnd())
+    if (svg.readNext() == QXmlStreamReader::StartElement && svg.name() == QLatin1String("text"))
+      svg_texts.push_back(svg.readElementText().toStdString());
+  REQUIRE(!svg.hasError());
+  CHECK(counter_labels(svg_texts) == both);
+
+  const auto pdf = run_cli("report " + src(input) + " -q -o '" + (dir / "dp.pdf").string() + "'");
+  INFO(pdf.err);
+  REQUIRE(pdf.exit_code == 0);
+  if (test::run_command("command -v pdftotext").exit_code != 0) {
+    fs::remove_all(dir);
+    PARASCOPE_SKIP("pdftotext not found (Debian: poppler-utils, in scripts/debian-packages.txt): the PDF timeline's labels are not read");
+  }
+  const auto text = test::run_command("pdftotext '" + (dir / "dp.pdf").string() + "' -");
+  REQUIRE(text.exit_code == 0);
+  std::vector<std::string> lines;
+  for (size_t a = 0, b; a < text.out.size(); a = b + 1) {
+    b = text.out.find('\n', a);
+    if (b == std::string::npos) b = text.out.size();
+    lines.push_back(text.out.substr(a, b - a));
+  }
+  CHECK(counter_labels(lines) == both);  // the whole-trace timeline; dp_step has no ranges or what-if
   fs::remove_all(dir);
 }
 
