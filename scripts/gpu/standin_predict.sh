@@ -11,7 +11,7 @@
 # backward thread calls DDP's hook), median of the 4 KiB and 25 MiB rows of backend_call_cost.py on the
 # lent H200 (resources/captures/h200_backend_call_cost_2026-12-03: 13.61, 13.34 us).
 # Usage (repo root, GPU machine): OUT=/path BIN=folder-with-parascope-cli-and-libparascope_cupti.so \
-#        scripts/gpu/standin_predict.sh          (BATCHES="8 32", STEPS=40)
+#        scripts/gpu/standin_predict.sh          (BATCHES="8 32", STEPS=40, CALL_US=13.5, KEEP_TRACES=1)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -26,7 +26,8 @@ export PARASCOPE_CACHE_DIR=${PARASCOPE_CACHE_DIR:-$W/cache} PYTHONUNBUFFERED=1 N
 export MASTER_ADDR=127.0.0.1 MASTER_PORT=29541 RANK=0 WORLD_SIZE=1 LOCAL_RANK=0
 S=$W/standin_predict.txt
 say() { echo "$*" | tee -a "$S"; }
-finish() { cp "$S" "$OUT/"; tar -C "$W" --exclude=cache -czf "$OUT/standin_predict.tar.gz" .; }
+KEEP_TRACES=${KEEP_TRACES:-1}
+finish() { cp "$S" "$OUT/"; tar -C "$W" --exclude=cache $([ "$KEEP_TRACES" = 1 ] || echo "--exclude=rec_*") -czf "$OUT/standin_predict.tar.gz" .; }
 trap finish EXIT
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "commit ${PARASCOPE_COMMIT:-unknown}"
   python3 -c "import torch; print('torch', torch.__version__, 'nccl', torch.cuda.nccl.version())"; echo "comm_call_us $CALL_US"; } >> "$S" 2>&1
