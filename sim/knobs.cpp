@@ -264,7 +264,7 @@ KnobRegistry build_registry() {
   r.add({"comm_call_us", KnobType::kDouble, -1, 100000, {}, -1.0, "us", "schedule",
          "whatif: host time of each call that launches a (comm_select) collective or peer copy, as the backend's "
          "enqueue takes (unset: traced calls as traced, the stand-in's calls of a record --world recording - 1-2 us, "
-         "not NCCL's - the topology's host collective_call_ns where it has one: h200x2, hgx_h200x8 13.5 us, measured; "
+         "not NCCL's - the topology's host collective_call_ns where it has one: h200x2, hgx_h200x8 27 us, measured in a DDP step; "
          "-1: every call as recorded)"});
   r.add({"comm_interference", KnobType::kDouble, -1, 10, {}, -1.0, "x", "mechanism",
          "whatif: fractional slow-down of compute while communication runs on its GPU, on top of the SMs the "

@@ -356,8 +356,8 @@ TEST_CASE("comm_call_us puts the backend's enqueue back into a recording", "[wha
   INFO("median step " << base << " ns as recorded, " << at50 << " ns at 50 us, " << at5000 << " ns at 5000 us");
   // unset: the stand-in's calls get the machine's measured backend cost (hgx_h200x8's host profile)
   REQUIRE(none.size() == 1);
-  CHECK(none[0].rfind("set the host time of 568 communication launch calls to 13.5 us (stand-in calls; the backend's "
-                      "host time per call on hgx_h200x8: scripts/gpu/backend_call_cost.py", 0) == 0);
+  CHECK(none[0].rfind("set the host time of 568 communication launch calls to 27 us (stand-in calls; the backend's "
+                      "host time per call on hgx_h200x8: scripts/gpu/backend_step_cost.py", 0) == 0);
   REQUIRE(changes.size() == 1);
   CHECK(changes[0] == "set the host time of 568 communication launch calls to 50 us");  // 71 per rank, 8 ranks
   CHECK(at50 == base);
@@ -367,7 +367,7 @@ TEST_CASE("comm_call_us puts the backend's enqueue back into a recording", "[wha
 
 TEST_CASE("The machine's backend cost per call goes to the stand-in's calls only, never to traced ones", "[whatif][world][captures]") {
   // a real 2-rank NCCL run (tensor-parallel, profiler trace): its launch calls are as traced on h200x2,
-  // whose host profile says 13.5 us per call; only record --world's stand-in calls take that
+  // whose host profile says 27 us per call; only record --world's stand-in calls take that
   const Trace t = load_trace({test::source_path("resources/captures/h200x2_2026-11-30/tp_serial_b1")});
   const DepGraph g = build_dep_graph(t, GraphOptions{});
   WhatIfInput in;
@@ -375,10 +375,10 @@ TEST_CASE("The machine's backend cost per call goes to the stand-in's calls only
   in.graph = &g;
   in.topology = find_topology("h200x2", test::source_path("resources/topologies"));
   REQUIRE(in.topology.host);
-  CHECK(in.topology.host->collective_call_ns == 13500);
+  CHECK(in.topology.host->collective_call_ns == 27000);
   const WhatIfOutput out = run_whatif(in);
   CHECK(out.summary.changes.empty());
-  in.knobs.set("comm_call_us", "13.5");  // set: every selected call, traced or not
+  in.knobs.set("comm_call_us", "27");  // set: every selected call, traced or not
   const WhatIfOutput set = run_whatif(in);
   REQUIRE(set.summary.changes.size() == 1);
   CHECK(set.summary.changes[0].rfind("set the host time of ", 0) == 0);
