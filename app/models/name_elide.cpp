@@ -222,8 +222,33 @@ std::vector<std::string> elide_names(const std::vector<std::string_view>& names,
       }
       if (!out.empty()) better[texts[k].second] = std::move(out);
     }
+    // names whose texts came out alike (each was cut where it parts from a neighbour that is not the
+    // other: "…sum_functor<float…" twice) are cut again against each other only
+    std::map<std::string, std::vector<size_t>> same;
+    for (size_t k = 0; k < texts.size(); ++k)
+      if (const auto it = better.find(texts[k].second); it != better.end()) same[it->second].push_back(k);
+    for (const auto& [text, ks] : same) {
+      if (ks.size() < 2) continue;
+      for (size_t k : ks) {
+        const std::string_view t = texts[k].first;
+        size_t nearest = 0;
+        for (size_t j : ks)
+          if (j != k) nearest = std::max(nearest, common_prefix(t, texts[j].first));
+        size_t end = std::min(nearest + 1, t.size());
+        while (end < t.size() && (!utf8_start(t[end]) || ident_char(t[end]))) ++end;
+        const std::string more = end < t.size() ? std::string(kEllipsis) : std::string();
+        size_t start = std::min(nearest, t.size());
+        while (start > 0 && (!utf8_start(t[start]) || std::string_view("{<(, :").find(t[start - 1]) == std::string_view::npos)) --start;
+        std::string out;
+        if (width(std::string(t.substr(0, end)) + more) <= max_width)
+          out = elide_right(t, max_width, width);
+        else if (width(std::string(kEllipsis) + std::string(t.substr(start, end - start)) + more) <= max_width)
+          out = std::string(kEllipsis) + elide_right(t.substr(start), max_width - width(std::string(kEllipsis)), width);
+        if (!out.empty()) better[texts[k].second] = std::move(out);
+      }
+    }
     // a difference that could not be shown, or texts that still read alike: as they were
-    std::map<std::string_view, int> uses;
+    std::map<std::string, int> uses;  // own copies: erasing from `better` below frees its texts
     for (std::string_view n : group)
       if (const auto it = better.find(n); it != better.end()) ++uses[it->second];
     for (std::string_view n : group)
